@@ -1,0 +1,47 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers, dependencies pointing one way:
+//   FormdCore (form model + rules engine, Foundation only, no I/O)
+//   FormdHTTP (HTTP/1.1 server on POSIX sockets + Dispatch; knows nothing about forms)
+//   FormdService (routes, config, registry, metrics) -> FormdCore, FormdHTTP
+//   formd (executable) -> FormdService
+let package = Package(
+    name: "formd",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "FormdCore", targets: ["FormdCore"]),
+        .executable(name: "formd", targets: ["formd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(name: "FormdCore"),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "FormdHTTP", dependencies: ["CZlib"]),
+        .target(
+            name: "FormdService",
+            dependencies: [
+                "FormdCore", "FormdHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "formd",
+            dependencies: [
+                "FormdService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore"]),
+        .testTarget(name: "FormdHTTPTests", dependencies: ["FormdHTTP"]),
+        .testTarget(name: "FormdServiceTests", dependencies: ["FormdService"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Placeholder so the target builds; filled by its issue.
+public enum FormdHTTPModule {}
