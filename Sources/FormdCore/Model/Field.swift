@@ -1,0 +1,44 @@
+/// A field (orig §4). Visual keys are not modelled one by one: they stay in `raw`, and the
+/// definition is served from the file's own bytes.
+public struct Field: Sendable, Hashable {
+    public var id: String
+    public var type: String?
+    public var kind: FieldKind
+    public var inputType: String?
+    public var title: String?
+    public var hidden: Bool
+    public var disabled: Bool
+    /// The JSON `value` default, as written.
+    public var value: JSONValue?
+    public var options: [Option]
+    public var validations: Validations?
+    public var formula: String?
+    public var targets: [Target]
+    /// The field's JSON object, kept verbatim.
+    public var raw: JSONObject
+    public var path: String
+
+    public init(
+        id: String, type: String?, inputType: String?, title: String?, hidden: Bool, disabled: Bool,
+        value: JSONValue?, options: [Option], validations: Validations?, formula: String?,
+        targets: [Target], raw: JSONObject, path: String
+    ) {
+        self.id = id
+        self.type = type
+        self.kind = FieldKind(type: type)
+        self.inputType = inputType
+        self.title = title
+        self.hidden = hidden
+        self.disabled = disabled
+        self.value = value
+        self.options = options
+        self.validations = validations
+        self.formula = formula
+        self.targets = targets
+        self.raw = raw
+        self.path = path
+    }
+
+    /// The label used in messages: the title, else the id (SEMANTICS §9).
+    public var label: String { title ?? id }
+}

@@ -1,0 +1,61 @@
+/// What a field's `type` means for values (SEMANTICS §2). Unknown types are `custom`.
+public enum FieldKind: Sendable, Hashable {
+    case text, name, email, password
+    case number, count, float
+    case `switch`
+    case select, segment
+    case date, dateTime, time
+    case button, spacer
+    case custom
+
+    public init(type: String?) {
+        switch type {
+        case "text": self = .text
+        case "name": self = .name
+        case "email": self = .email
+        case "password": self = .password
+        case "number": self = .number
+        case "count": self = .count
+        case "float": self = .float
+        case "switch": self = .switch
+        case "select": self = .select
+        case "segment": self = .segment
+        case "date": self = .date
+        case "date_time": self = .dateTime
+        case "time": self = .time
+        case "button": self = .button
+        case "spacer": self = .spacer
+        default: self = .custom
+        }
+    }
+
+    /// Buttons and spacers never hold a value (SEMANTICS §2, §8).
+    public var holdsValue: Bool { self != .button && self != .spacer }
+    /// A formula on these kinds is numeric; on any other it is a text template (SEMANTICS §4).
+    public var isNumeric: Bool { self == .number || self == .count || self == .float }
+    public var isTextual: Bool { self == .text || self == .name || self == .email || self == .password }
+    public var hasOptions: Bool { self == .select || self == .segment }
+    public var isCalendar: Bool { self == .date || self == .dateTime || self == .time }
+
+    /// The name used in `type` error params (`{"expected": "<kind>"}`).
+    public var expectedName: String {
+        switch self {
+        case .text: "text"
+        case .name: "name"
+        case .email: "email"
+        case .password: "password"
+        case .number: "number"
+        case .count: "count"
+        case .float: "float"
+        case .switch: "switch"
+        case .select: "select"
+        case .segment: "segment"
+        case .date: "date"
+        case .dateTime: "date_time"
+        case .time: "time"
+        case .button: "button"
+        case .spacer: "spacer"
+        case .custom: "custom"
+        }
+    }
+}

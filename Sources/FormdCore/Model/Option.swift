@@ -1,0 +1,20 @@
+/// One entry of a select/segment field's `values` (orig §5).
+public struct Option: Sendable, Hashable {
+    /// A JSON scalar (string, number or boolean); `nil` when absent: such an option never matches.
+    public var id: JSONValue?
+    public var title: String?
+    /// The numeric payload formulas use (orig §13.2), as written.
+    public var value: JSONNumber?
+    public var isDefault: Bool
+    public var targets: [Target]
+    public var path: String
+
+    public init(id: JSONValue?, title: String?, value: JSONNumber?, isDefault: Bool, targets: [Target], path: String) {
+        self.id = id
+        self.title = title
+        self.value = value
+        self.isDefault = isDefault
+        self.targets = targets
+        self.path = path
+    }
+}

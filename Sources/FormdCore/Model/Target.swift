@@ -1,0 +1,42 @@
+/// A show/hide/enable/disable/update/clear instruction (orig §6).
+public struct Target: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case field, section
+        /// Any other `type`: show/hide do nothing; the others treat it as a field target (orig §6).
+        case none
+    }
+
+    public enum Action: String, Sendable, Hashable {
+        case show, hide, update, enable, disable, clear
+    }
+
+    public var id: String?
+    public var kind: Kind
+    /// The `type` string as written, for `actions` output.
+    public var typeName: String?
+    /// `nil` when the action is missing or unknown (the target is ignored).
+    public var action: Action?
+    public var targetValue: JSONValue?
+    public var condition: String?
+    /// JSON path of this target in the definition, for diagnostics.
+    public var path: String
+
+    public init(
+        id: String?, kind: Kind, typeName: String?, action: Action?, targetValue: JSONValue?,
+        condition: String?, path: String
+    ) {
+        self.id = id
+        self.kind = kind
+        self.typeName = typeName
+        self.action = action
+        self.targetValue = targetValue
+        self.condition = condition
+        self.path = path
+    }
+
+    /// Two targets are duplicates only when fully identical (SEMANTICS §5.2).
+    public func isDuplicate(of other: Target) -> Bool {
+        id == other.id && kind == other.kind && typeName == other.typeName && action == other.action
+            && targetValue == other.targetValue && condition == other.condition
+    }
+}

@@ -1,0 +1,20 @@
+/// A field's `validations` object (orig §7), with formd's `messages` overrides (SEMANTICS §9).
+public struct Validations: Sendable, Hashable {
+    public enum CompareRule: String, Sendable, Hashable, CaseIterable {
+        case greater = ">", greaterOrEqual = ">=", less = "<", lessOrEqual = "<=", equal = "=="
+    }
+
+    public var required = false
+    public var minLength: Int?
+    public var maxLength: Int?
+    /// Bounds as written (JSON number literals).
+    public var minValue: JSONNumber?
+    public var maxValue: JSONNumber?
+    public var format: String?
+    public var compareTo: String?
+    public var compareRule: CompareRule = .equal
+    /// `{code: "text"}` or `{code: {"en": ..., "nb": ...}}`.
+    public var messages: JSONObject?
+
+    public init() {}
+}

@@ -1,0 +1,131 @@
+/// Exact manipulation of decimal number text: JSON literals and decimal strings, without going
+/// through binary floating point (SEMANTICS §2: `300.0` → `300`, `1e-07` → `0.0000001`).
+enum DecimalText {
+    /// The longest expansion produced; beyond it a literal keeps its written (exponent) form, so a
+    /// hostile `1e999999999` cannot make formd allocate a gigabyte.
+    static let maxExpandedDigits = 400
+
+    struct Parts: Equatable {
+        var negative: Bool
+        /// Significant digits without leading zeros ("" for zero).
+        var digits: [UInt8]
+        /// Value = digits × 10^exponent.
+        var exponent: Int
+    }
+
+    /// Parses `-?digits(.digits)?([eE][+-]?digits)?`; with `lenient`, also `,` as the separator
+    /// and a leading `+`/missing integer part are still rejected (floats from HTML forms).
+    static func parse<S: StringProtocol>(_ text: S, allowComma: Bool = false) -> Parts? {
+        var negative = false
+        var digits: [UInt8] = []
+        var exponent = 0
+        var sawDigit = false
+        var sawPoint = false
+        var it = text.utf8.makeIterator()
+        var c = it.next()
+        if c == UInt8(ascii: "-") {
+            negative = true
+            c = it.next()
+        }
+        while let ch = c {
+            if ch >= 48 && ch <= 57 {
+                sawDigit = true
+                if !(digits.isEmpty && ch == 48) { digits.append(ch) }
+                if sawPoint { exponent -= 1 }
+                if digits.count > 4096 { return nil }
+            } else if (ch == UInt8(ascii: ".") || (allowComma && ch == UInt8(ascii: ","))) && !sawPoint && sawDigit {
+                sawPoint = true
+                c = it.next()
+                guard let n = c, n >= 48 && n <= 57 else { return nil }
+                continue
+            } else if (ch == UInt8(ascii: "e") || ch == UInt8(ascii: "E")) && sawDigit {
+                var expNegative = false
+                var e = 0
+                var expDigits = 0
+                c = it.next()
+                if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
+                    expNegative = c == UInt8(ascii: "-")
+                    c = it.next()
+                }
+                while let d = c, d >= 48 && d <= 57 {
+                    if e < 100_000_000 { e = e * 10 + Int(d - 48) }
+                    expDigits += 1
+                    c = it.next()
+                }
+                guard expDigits > 0, c == nil else { return nil }
+                exponent += expNegative ? -e : e
+                break
+            } else {
+                return nil
+            }
+            c = it.next()
+        }
+        guard sawDigit else { return nil }
+        // Drop trailing zeros of the significand into the exponent.
+        while let last = digits.last, last == 48 {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty { return Parts(negative: false, digits: [], exponent: 0) }
+        return Parts(negative: negative, digits: digits, exponent: exponent)
+    }
+
+    /// Shortest plain decimal text: no exponent, no trailing zeros, `-0` → `0`.
+    static func canonical(_ p: Parts) -> String? {
+        if p.digits.isEmpty { return "0" }
+        let n = p.digits.count
+        var out: [UInt8] = []
+        if p.negative { out.append(UInt8(ascii: "-")) }
+        if p.exponent >= 0 {
+            guard n + p.exponent <= maxExpandedDigits else { return nil }
+            out.append(contentsOf: p.digits)
+            out.append(contentsOf: repeatElement(48, count: p.exponent))
+        } else {
+            let intCount = n + p.exponent
+            if intCount > 0 {
+                out.append(contentsOf: p.digits[0..<intCount])
+                out.append(UInt8(ascii: "."))
+                out.append(contentsOf: p.digits[intCount...])
+            } else {
+                guard -intCount <= maxExpandedDigits else { return nil }
+                out.append(48)
+                out.append(UInt8(ascii: "."))
+                out.append(contentsOf: repeatElement(48, count: -intCount))
+                out.append(contentsOf: p.digits)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Canonical text of a JSON number literal (or the literal itself when its expansion is huge).
+    static func canonical(literal: String) -> String {
+        guard let p = parse(literal), let c = canonical(p) else { return literal }
+        return c
+    }
+
+    /// The integer value when the number is integral and fits in 64 bits.
+    static func int64(_ p: Parts) -> Int64? {
+        if p.digits.isEmpty { return 0 }
+        guard p.exponent >= 0, p.digits.count + p.exponent <= 19 else { return nil }
+        var v: Int64 = 0
+        for d in p.digits {
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (a, o2) = m.addingReportingOverflow(Int64(d - 48))
+            if o1 || o2 { return p.negative && v == 922_337_203_685_477_580 && d == 56 && p.exponent == 0 ? Int64.min : nil }
+            v = a
+        }
+        for _ in 0..<p.exponent {
+            let (m, o) = v.multipliedReportingOverflow(by: 10)
+            if o { return nil }
+            v = m
+        }
+        return p.negative ? -v : v
+    }
+
+    /// The digits of a non-negative integer (for `number` fields), when integral.
+    static func integerDigits(_ p: Parts) -> String? {
+        if p.digits.isEmpty { return "0" }
+        guard !p.negative, p.exponent >= 0, p.digits.count + p.exponent <= maxExpandedDigits else { return nil }
+        return canonical(p)
+    }
+}

@@ -1,0 +1,201 @@
+/// The outcome of coercing a submitted or default value to its field's kind (SEMANTICS §2).
+enum Coerced: Equatable {
+    /// No value: absent, `null`, or an empty/whitespace string.
+    case none
+    case value(JSONValue)
+    /// The kind cannot hold it: a `type` error; the value is returned as sent.
+    case invalid
+}
+
+/// Per-field coercion rules, resolved once at load.
+struct ValueCoercer: Sendable {
+    let kind: FieldKind
+    let formatter: InputFormatter
+    /// Option ids of select/segment fields, in definition order.
+    let optionIDs: [JSONValue?]
+
+    func coerce(_ value: JSONValue) -> Coerced {
+        switch value {
+        case .null: return .none
+        case .string(let s):
+            if s.allSatisfy(\.isWhitespace) { return .none }
+            return coerceString(formatter.apply(s))
+        default:
+            return coerceNonString(value)
+        }
+    }
+
+    private func coerceString(_ s: String) -> Coerced {
+        switch kind {
+        case .text, .name, .password, .custom:
+            return .value(.string(s))
+        case .email:
+            return EmailAddress.isValid(s) ? .value(.string(s)) : .invalid
+        case .number:
+            var digits: [UInt8] = []
+            digits.reserveCapacity(s.utf8.count)
+            for b in s.utf8 where b != UInt8(ascii: " ") {
+                guard b >= 48 && b <= 57 else { return .invalid }
+                digits.append(b)
+            }
+            return digits.isEmpty ? .invalid : .value(.string(String(decoding: digits, as: UTF8.self)))
+        case .count:
+            let t = s.trimmingWhitespace
+            guard let first = t.utf8.first, first == UInt8(ascii: "-") || (first >= 48 && first <= 57),
+                t.utf8.dropFirst().allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                let p = DecimalText.parse(t), let i = DecimalText.int64(p)
+            else { return .invalid }
+            return .value(.number(JSONNumber(literal: String(i))))
+        case .float:
+            guard let p = DecimalText.parse(s.trimmingWhitespace, allowComma: true), let c = DecimalText.canonical(p)
+            else { return .invalid }
+            return .value(.number(JSONNumber(literal: c)))
+        case .switch:
+            switch s {
+            case "true", "1": return .value(.bool(true))
+            case "false", "0": return .value(.bool(false))
+            default: return .invalid
+            }
+        case .select, .segment:
+            return matchOption(.string(s))
+        case .date:
+            return CalendarCoercion.date(s).map { .value(.string($0)) } ?? .invalid
+        case .dateTime:
+            return CalendarCoercion.dateTime(s).map { .value(.string($0)) } ?? .invalid
+        case .time:
+            return CalendarCoercion.time(s).map { .value(.string($0)) } ?? .invalid
+        case .button, .spacer:
+            return .none
+        }
+    }
+
+    private func coerceNonString(_ value: JSONValue) -> Coerced {
+        switch kind {
+        case .custom:
+            return .value(value)
+        case .text, .name, .password, .email:
+            let text: String
+            switch value {
+            case .number(let n): text = DecimalText.canonical(literal: n.text)
+            case .bool(let b): text = b ? "true" : "false"
+            default: return .invalid
+            }
+            if kind == .email { return EmailAddress.isValid(text) ? .value(.string(text)) : .invalid }
+            return .value(.string(text))
+        case .number:
+            guard case .number(let n) = value, let p = DecimalText.parse(n.text),
+                let digits = DecimalText.integerDigits(p)
+            else { return .invalid }
+            return .value(.string(digits))
+        case .count:
+            guard case .number(let n) = value, let p = DecimalText.parse(n.text), let i = DecimalText.int64(p)
+            else { return .invalid }
+            return .value(.number(JSONNumber(literal: String(i))))
+        case .float:
+            guard case .number(let n) = value else { return .invalid }
+            return .value(.number(JSONNumber(literal: DecimalText.canonical(literal: n.text))))
+        case .switch:
+            switch value {
+            case .bool: return .value(value)
+            case .number(let n):
+                guard let p = DecimalText.parse(n.text) else { return .invalid }
+                if p.digits.isEmpty { return .value(.bool(false)) }
+                if p.digits == [49] && p.exponent == 0 && !p.negative { return .value(.bool(true)) }
+                return .invalid
+            default: return .invalid
+            }
+        case .select, .segment:
+            return matchOption(value)
+        case .date, .dateTime, .time:
+            return .invalid
+        case .button, .spacer:
+            return .none
+        }
+    }
+
+    /// SEMANTICS §2: JSON equality, booleans also match 1/0 and "true"/"false"/"1"/"0", numeric
+    /// ids also match their string form. The canonical value is the option id as typed.
+    func matchOption(_ value: JSONValue) -> Coerced {
+        for case let id? in optionIDs where OptionMatch.matches(id: id, value: value) {
+            return .value(id)
+        }
+        return .invalid
+    }
+}
+
+enum OptionMatch {
+    static func matches(id: JSONValue, value: JSONValue) -> Bool {
+        switch (id, value) {
+        case (.string(let a), .string(let b)): return a == b
+        case (.number(let a), .number(let b)): return numericEqual(a.text, b.text)
+        case (.number(let a), .string(let b)): return numericEqual(a.text, b)
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.bool(let a), .number(let n)):
+            guard let p = DecimalText.parse(n.text) else { return false }
+            return a ? (p.digits == [49] && p.exponent == 0 && !p.negative) : p.digits.isEmpty
+        case (.bool(let a), .string(let s)):
+            return a ? (s == "true" || s == "1") : (s == "false" || s == "0")
+        default: return false
+        }
+    }
+
+    static func numericEqual(_ a: String, _ b: String) -> Bool {
+        guard let pa = DecimalText.parse(a), let pb = DecimalText.parse(b) else { return false }
+        return pa == pb
+    }
+}
+
+/// `local@domain.tld` (SEMANTICS §6 `type` for `email` fields).
+enum EmailAddress {
+    static func isValid(_ s: String) -> Bool {
+        let bytes = Array(s.utf8)
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0,
+            bytes.lastIndex(of: UInt8(ascii: "@")) == at
+        else { return false }
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return false }
+        let domain = bytes[(at + 1)...]
+        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let tld = labels.last, tld.count >= 2 else {
+            return false
+        }
+        return true
+    }
+}
+
+/// Input normalisation of the original's formatters (orig §12.6), chosen by the last `.`-part of
+/// the field id, then by `type` (SEMANTICS §2).
+enum InputFormatter: Sendable {
+    case none, removeSpaces, removeDots, removeCommas
+
+    init(fieldID: String, type: String?) {
+        let last = fieldID.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? fieldID
+        switch last {
+        case "phone_number", "social_security_number": self = .removeSpaces
+        case "bank_account_number": self = .removeDots
+        case "email": self = .removeCommas
+        default:
+            self = type == "email" ? .removeCommas : .none
+        }
+    }
+
+    func apply(_ s: String) -> String {
+        let drop: UInt8
+        switch self {
+        case .none: return s
+        case .removeSpaces: drop = UInt8(ascii: " ")
+        case .removeDots: drop = UInt8(ascii: ".")
+        case .removeCommas: drop = UInt8(ascii: ",")
+        }
+        guard s.utf8.contains(drop) else { return s }
+        return String(decoding: s.utf8.filter { $0 != drop }, as: UTF8.self)
+    }
+}
+
+extension StringProtocol {
+    var trimmingWhitespace: Substring {
+        let s = Substring(self)
+        guard let first = s.firstIndex(where: { !$0.isWhitespace }) else { return s[s.endIndex...] }
+        let last = s.lastIndex(where: { !$0.isWhitespace })!
+        return s[first...last]
+    }
+}
