@@ -1,0 +1,127 @@
+/// SEMANTICS §4 and §5.3 step 4: formulas and structural targets, repeated until nothing changes.
+extension Evaluation {
+    mutating func settle() {
+        let baseHidden = hidden
+        let baseDisabled = disabled
+        // Sources of structural targets in this layout, in definition order.
+        var sources: [Int] = []
+        for s in layout.fields.indices where plan.spec(layout.fields[s].spec).hasStructuralTargets { sources.append(s) }
+        let maxRounds = layout.fields.count + 1
+        var round = 0
+        while true {
+            round += 1
+            let formulasChanged = computeFormulas()
+            var shows: [(TargetSpec, Int)] = []
+            var hides: [(TargetSpec, Int)] = []
+            var enables: [(TargetSpec, Int)] = []
+            var disables: [(TargetSpec, Int)] = []
+            for s in sources where isVisible(s) {
+                guard let v = value[s] else { continue }
+                let spec = plan.spec(layout.fields[s].spec)
+                let targets: [TargetSpec]
+                if spec.hasOptions {
+                    guard let option = spec.options.first(where: { $0.id.map { OptionMatch.sameID($0, v) } ?? false })
+                    else { continue }
+                    targets = option.targets
+                } else {
+                    targets = spec.targets
+                }
+                for t in targets where t.isStructural {
+                    if case .nothing = t.destination { continue }
+                    if let c = t.condition, !conditionHolds(c, context: s) { continue }
+                    switch t.action {
+                    case .show: shows.append((t, s))
+                    case .hide: hides.append((t, s))
+                    case .enable: enables.append((t, s))
+                    case .disable: disables.append((t, s))
+                    case .update, .clear: break
+                    }
+                }
+            }
+            var newHidden = baseHidden
+            var newDisabled = baseDisabled
+            var newSectionHidden = Array(repeating: false, count: layout.sections.count)
+            for (t, s) in shows { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: false) }
+            for (t, s) in hides { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: true) }
+            var unused = newSectionHidden
+            for (t, s) in enables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: false) }
+            for (t, s) in disables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: true) }
+
+            let stable = !formulasChanged && newHidden == hidden && newDisabled == disabled
+                && newSectionHidden == sectionHidden
+            if stable || round >= maxRounds {
+                if !stable {
+                    var names: [String] = []
+                    for s in layout.fields.indices
+                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s]
+                        || sectionHidden[layout.fields[s].sectionSlot]
+                            != newSectionHidden[layout.fields[s].sectionSlot]
+                    {
+                        names.append(layout.fields[s].id)
+                    }
+                    unstableFields = names
+                }
+                hidden = newHidden
+                disabled = newDisabled
+                sectionHidden = newSectionHidden
+                structuralActions = []
+                for list in [shows, hides, enables, disables] {
+                    for (t, s) in list { recordAction(t, from: s, value: nil, into: &structuralActions) }
+                }
+                return
+            }
+            hidden = newHidden
+            disabled = newDisabled
+            sectionHidden = newSectionHidden
+        }
+    }
+
+    private func apply(_ t: TargetSpec, from source: Int, fields: inout [Bool], sections: inout [Bool], flag: Bool) {
+        let slot = layout.fields[source]
+        let template = Int(slot.spec.template)
+        switch t.destination {
+        case .field(let ref):
+            if let d = layout.slot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) { fields[d] = flag }
+        case .section(let ref):
+            if let d = layout.sectionSlot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) {
+                sections[d] = flag
+            }
+        case .nothing: break
+        }
+    }
+
+    /// Adds `{"id", "type", "action"}` (plus `"value"`) once; ids get `:index` substituted.
+    func recordAction(_ t: TargetSpec, from source: Int?, value: JSONValue?, into list: inout [Action]) {
+        var id = t.idText
+        if let s = source, layout.fields[s].instance >= 0, id.contains(":index") {
+            id = id.replacingOccurrences(of: ":index", with: String(layout.fields[s].instance))
+        }
+        let a = Action(id: id, type: t.typeText, action: t.action, value: value)
+        if !list.contains(a) { list.append(a) }
+    }
+
+    /// Recomputes every formula in dependency order; true when any value changed.
+    mutating func computeFormulas() -> Bool {
+        var changed = false
+        for node in plan.formulaOrder {
+            switch node {
+            case .field(let i):
+                changed = computeFormula(slot: layout.staticSlot[i]) || changed
+            case .template(let t, let a):
+                for base in layout.instanceBase[t] { changed = computeFormula(slot: base + a) || changed }
+            }
+        }
+        return changed
+    }
+
+    private mutating func computeFormula(slot s: Int) -> Bool {
+        let spec = plan.spec(layout.fields[s].spec)
+        guard let formula = spec.formula else { return false }
+        let result = formula.evaluate(in: self, context: s, kind: spec.kind)
+        if result != value[s] {
+            value[s] = result
+            return true
+        }
+        return false
+    }
+}

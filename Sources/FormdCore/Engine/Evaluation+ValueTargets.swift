@@ -1,0 +1,69 @@
+/// SEMANTICS §5.2: `update` (with `target_value`) and `clear` targets run only for the fields
+/// named in `changed`, in that order, before formulas; they do not cascade.
+extension Evaluation {
+    mutating func runValueTargets(_ changed: [String]) {
+        for id in changed {
+            var targets: [TargetSpec] = []
+            var context: Int?
+            switch plan.route(id) {
+            case .field(let i):
+                context = layout.staticSlot[i]
+            case .instance(let t, let n, let a):
+                guard let o = layout.ordinal(template: t, instance: n) else { continue }
+                context = layout.instanceBase[t][o] + a
+            case .unknown:
+                if let s = plan.sectionIndex[id] { targets = plan.sections[s].targets }
+            }
+            if let s = context {
+                let spec = plan.spec(layout.fields[s].spec)
+                if spec.hasOptions {
+                    guard let v = value[s],
+                        let option = spec.options.first(where: { $0.id.map { OptionMatch.sameID($0, v) } ?? false })
+                    else { continue }
+                    targets = option.targets
+                } else {
+                    targets = spec.targets
+                }
+            }
+            for t in targets where !t.isStructural { run(t, context: context) }
+        }
+    }
+
+    private mutating func run(_ t: TargetSpec, context: Int?) {
+        guard case .field(let ref) = t.destination else { return }
+        let contextSlot = context.map { layout.fields[$0] }
+        guard
+            let d = layout.slot(
+                of: ref, contextTemplate: contextSlot.map { Int($0.spec.template) } ?? -1,
+                contextOrdinal: contextSlot?.ordinal ?? -1)
+        else { return }
+        let spec = plan.spec(layout.fields[d].spec)
+        guard spec.holdsValue else { return }
+        if let c = t.condition, !conditionHolds(c, context: context ?? -1) { return }
+        switch t.action {
+        case .update:
+            // Without target_value it only triggered formulas in the original: nothing to do.
+            guard let tv = t.target.targetValue, spec.formula == nil else { return }
+            switch spec.coercer.coerce(tv) {
+            case .value(let c):
+                value[d] = c
+                invalid[d] = false
+                cleared[d] = false
+                recordAction(t, from: context, value: c, into: &actions)
+            case .none:
+                value[d] = nil
+                invalid[d] = false
+                recordAction(t, from: context, value: .null, into: &actions)
+            case .invalid:
+                return  // a select without that option, or a value the kind cannot hold: nothing happens
+            }
+        case .clear:
+            value[d] = nil
+            invalid[d] = false
+            cleared[d] = true
+            recordAction(t, from: context, value: nil, into: &actions)
+        case .show, .hide, .enable, .disable:
+            return
+        }
+    }
+}

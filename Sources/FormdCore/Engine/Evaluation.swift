@@ -1,0 +1,172 @@
+/// The per-request state of one form: a pure function of (plan, values, changed) (SEMANTICS §5.3).
+///
+/// Arrays are indexed by field slot (`Layout.fields`) or section slot (`Layout.sections`); the
+/// settle loop swaps whole flag arrays, so a round costs O(fields + targets).
+public struct Evaluation: Sendable {
+    public enum Mode: Sendable { case validate, evaluate }
+
+    public enum DropReason: String, Sendable {
+        case unknown, notInput = "not_input", hidden, computed, cleared
+    }
+
+    struct Action: Sendable, Equatable {
+        let id: String
+        let type: String
+        let action: Target.Action
+        let value: JSONValue?
+    }
+
+    let plan: FormPlan
+    let mode: Mode
+    let options: EvaluationOptions
+    var layout: Layout
+
+    // Per field slot.
+    var value: [JSONValue?]
+    var sent: [JSONValue?]
+    var invalid: [Bool]
+    var cleared: [Bool]
+    var hidden: [Bool]
+    var disabled: [Bool]
+    // Per section slot.
+    var sectionHidden: [Bool]
+
+    /// Submitted keys that name no field (kept in submission order with the others).
+    var submittedKeys: [(key: String, slot: Int, value: JSONValue)] = []
+    var actions: [Action] = []
+    var structuralActions: [Action] = []
+    var unstableFields: [String]?
+    /// Ids named in `changed`: evaluate reports `required` only for them.
+    var changedIDs: Set<String> = []
+    public internal(set) var errors: [FormError] = []
+
+    // MARK: - Entry
+
+    /// Evaluates `values` (a decoded submission) against `plan`. `changed` names fields or dynamic
+    /// sections whose value targets run (evaluate only); it must have been checked with
+    /// `FormPlan.unknownChangedID`.
+    public init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
+        self.plan = plan
+        self.mode = mode
+        self.options = options
+
+        // 1. Which instances exist (SEMANTICS §7), and where each key goes.
+        var routes: [(key: String, value: JSONValue, target: Route)] = []
+        routes.reserveCapacity(values.count)
+        var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
+        for member in values.members {
+            let route = plan.route(member.key)
+            if case .instance(let t, let n, _) = route { instanceSets[t].insert(n) }
+            routes.append((member.key, member.value, route))
+        }
+        if instanceSets.contains(where: { !$0.isEmpty }) {
+            layout = Layout(
+                fields: plan.fields, sections: plan.sections, templates: plan.templates,
+                instances: instanceSets.map { $0.sorted() })
+        } else {
+            layout = plan.staticLayout
+        }
+        let n = layout.fields.count
+        value = Array(repeating: nil, count: n)
+        sent = Array(repeating: nil, count: n)
+        invalid = Array(repeating: false, count: n)
+        cleared = Array(repeating: false, count: n)
+        hidden = Array(repeating: false, count: n)
+        disabled = Array(repeating: false, count: n)
+        sectionHidden = Array(repeating: false, count: layout.sections.count)
+
+        for (key, v, route) in routes {
+            var slot = -1
+            switch route {
+            case .field(let i): slot = layout.staticSlot[i]
+            case .instance(let t, let n, let a):
+                if let o = layout.ordinal(template: t, instance: n) { slot = layout.instanceBase[t][o] + a }
+            case .unknown: break
+            }
+            if slot >= 0 {
+                // A key may name the same slot twice only through different spellings of n
+                // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
+                if sent[slot] == nil {
+                    sent[slot] = v
+                } else {
+                    slot = -1
+                }
+            }
+            submittedKeys.append((key, slot, v))
+        }
+
+        // 2. Coerce, defaults, base flags.
+        for s in 0..<n {
+            let spec = plan.spec(layout.fields[s].spec)
+            hidden[s] = spec.field.hidden
+            disabled[s] = spec.field.disabled
+            guard spec.holdsValue else { continue }
+            if spec.formula != nil { continue }
+            var coerced = Coerced.none
+            if let v = sent[s] { coerced = spec.coercer.coerce(v) }
+            switch coerced {
+            case .value(let c): value[s] = c
+            case .invalid: invalid[s] = true
+            case .none: value[s] = spec.defaultValue
+            }
+        }
+
+        // 3. Value targets of `changed` (SEMANTICS §5.2), before formulas.
+        if mode == .evaluate {
+            changedIDs = Set(changed)
+            runValueTargets(changed)
+        }
+
+        // 4. Settle.
+        settle()
+
+        // 5. Validate.
+        validate()
+    }
+
+    enum Route {
+        case field(Int)
+        case instance(template: Int, index: Int, attr: Int)
+        case unknown
+    }
+
+    // MARK: - Visibility
+
+    @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[layout.fields[s].sectionSlot] }
+
+    /// The value as the rest of the form sees it: none when hidden or invalid (SEMANTICS §2, §5.3).
+    @inline(__always) func effectiveValue(_ s: Int) -> JSONValue? { isVisible(s) ? value[s] : nil }
+}
+
+/// Engine settings that come from the service's configuration.
+public struct EvaluationOptions: Sendable {
+    public var locale: SupportedLocale
+    public var postalCodes: PostalCodeTable?
+
+    public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {
+        self.locale = locale
+        self.postalCodes = postalCodes
+    }
+}
+
+extension FormPlan {
+    func route(_ key: String) -> Evaluation.Route {
+        if let i = fieldIndex[key] { return .field(i) }
+        guard !templates.isEmpty, let k = InstanceKey(key) else { return .unknown }
+        for (t, tpl) in templates.enumerated() where tpl.section != nil {
+            if let a = tpl.attrIndex[k.pattern] { return .instance(template: t, index: k.index, attr: a) }
+        }
+        return .unknown
+    }
+
+    /// The first id of `changed` that names neither a field nor a dynamic section, if any.
+    public func unknownChangedID(_ changed: [String]) -> String? {
+        for id in changed {
+            if case .unknown = route(id) {
+                if let s = sectionIndex[id], sections[s].template != nil { continue }
+                return id
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,102 @@
+/// A field (static, or of a template) with everything evaluation needs, resolved at load.
+struct FieldSpec: Sendable {
+    enum IDCheck: Sendable { case ssn, bankAccount, postalCode }
+
+    let field: Field
+    /// The id as written (with `:index` for template fields).
+    let id: String
+    let kind: FieldKind
+    /// `nil` for fields outside templates.
+    let template: Int?
+    /// The static section index (for template fields: the dynamic section).
+    let section: Int
+    let coercer: ValueCoercer
+    /// The coerced JSON `value`, else the first default option's id (SEMANTICS §3).
+    let defaultValue: JSONValue?
+    let options: [OptionSpec]
+    /// True when the field has options: then only option targets apply (orig §15.1).
+    var hasOptions: Bool { !options.isEmpty }
+    let targets: [TargetSpec]
+    let formula: CompiledFormula?
+    let validations: ValidationSpec?
+    let idCheck: IDCheck?
+    /// Any structural (show/hide/enable/disable) target on the field or its options.
+    let hasStructuralTargets: Bool
+    let hasValueTargets: Bool
+
+    var holdsValue: Bool { kind.holdsValue }
+    var label: String { field.label }
+}
+
+struct OptionSpec: Sendable {
+    let id: JSONValue?
+    /// The numeric payload formulas use.
+    let number: FormNumber?
+    let targets: [TargetSpec]
+}
+
+struct TargetSpec: Sendable {
+    enum Destination: Sendable {
+        case field(FieldRef)
+        case section(SectionRef)
+        /// Names nothing that exists, or the wrong kind of thing: does nothing (SEMANTICS §5.3).
+        case nothing
+    }
+
+    let target: Target
+    let action: Target.Action
+    let destination: Destination
+    let condition: CompiledCondition?
+    /// The id as written, `:index` included; substituted per instance for output.
+    let idText: String
+    /// The `type` written in `actions` output.
+    let typeText: String
+
+    var isStructural: Bool {
+        switch action {
+        case .show, .hide, .enable, .disable: true
+        case .update, .clear: false
+        }
+    }
+}
+
+struct ValidationSpec: Sendable {
+    let required: Bool
+    let minLength: Int?
+    let maxLength: Int?
+    let minValue: (text: String, number: FormNumber)?
+    let maxValue: (text: String, number: FormNumber)?
+    let format: FormatPattern?
+    let compareTo: FieldRef?
+    let compareToText: String?
+    let compareRule: Validations.CompareRule
+    let messageTable: MessageTable?
+}
+
+struct SectionSpec: Sendable {
+    let section: Section
+    let id: String?
+    /// Template index for dynamic sections.
+    let template: Int?
+    /// Static field indices of the section's own fields.
+    let fields: Range<Int>
+    let targets: [TargetSpec]
+}
+
+struct TemplateSpec: Sendable {
+    let template: SectionTemplate
+    let id: String
+    /// Fields of one instance, ids with `:index`.
+    let fields: [FieldSpec]
+    /// Static section index of the dynamic section that uses it (nil when unused).
+    let section: Int?
+    /// Each attribute's id split around `:index`, to build instance ids quickly.
+    let idParts: [(prefix: String, suffix: String)]
+    /// Attribute ids (with `:index`) → attribute index.
+    let attrIndex: [String: Int]
+
+    func instanceFieldID(attr: Int, index: Int) -> String {
+        let p = idParts[attr]
+        return p.prefix + String(index) + p.suffix
+    }
+}

@@ -1,0 +1,466 @@
+/// Checks a `FormDefinition` (SEMANTICS §1) and compiles it into a `FormPlan`. Every problem of
+/// the definition is collected, not just the first.
+struct FormCompiler {
+    typealias Locator = DefinitionReader.Locator
+    /// Maps (path of a string value, scalar offset inside it) to a file position.
+    typealias StringLocator = (_ path: String, _ offset: Int) -> (line: Int, column: Int)?
+
+    let definition: FormDefinition
+    let locate: Locator
+    let locateInString: StringLocator
+    private(set) var diagnostics: [Diagnostic] = []
+
+    private var fieldIndex: [String: Int] = [:]
+    private var sectionIndex: [String: Int] = [:]
+    private var templateIndex: [String: Int] = [:]
+    /// Per template: attribute ids (with `:index`) → attribute index.
+    private var templateAttr: [[String: Int]] = []
+    private var staticFields: [(field: Field, section: Int)] = []
+
+    init(definition: FormDefinition, locate: @escaping Locator, locateInString: @escaping StringLocator) {
+        self.definition = definition
+        self.locate = locate
+        self.locateInString = locateInString
+    }
+
+    mutating func compile() -> FormPlan? {
+        indexIDs()
+        var sectionSpecs: [SectionSpec] = []
+        var fieldSpecs: [FieldSpec] = []
+        var s = 0
+        for group in definition.groups {
+            for section in group.sections {
+                let start = fieldSpecs.count
+                var template: Int?
+                if section.isDynamic, let id = section.id {
+                    template = templateIndex[id]
+                    if template == nil {
+                        error(section.path, "dynamic section \"\(id)\" has no template in templates.sections")
+                    }
+                }
+                for field in section.fields {
+                    fieldSpecs.append(compileField(field, template: nil, section: s))
+                }
+                let targets = section.isDynamic ? compileTargets(section.targets, template: nil) : []
+                sectionSpecs.append(
+                    SectionSpec(section: section, id: section.id, template: template, fields: start..<fieldSpecs.count, targets: targets))
+                s += 1
+            }
+        }
+        var templateSpecs: [TemplateSpec] = []
+        for (t, template) in definition.templates.enumerated() {
+            let section = sectionSpecs.firstIndex { $0.template == t }
+            let fields = template.fields.map { compileField($0, template: t, section: section ?? 0) }
+            let parts = template.fields.map { f -> (String, String) in
+                guard let r = f.id.range(of: ":index") else { return (f.id, "") }
+                return (String(f.id[..<r.lowerBound]), String(f.id[r.upperBound...]))
+            }
+            templateSpecs.append(
+                TemplateSpec(
+                    template: template, id: template.id, fields: fields, section: section, idParts: parts,
+                    attrIndex: templateAttr[t]))
+        }
+        let order = formulaOrder(fields: fieldSpecs, templates: templateSpecs)
+        let formMessages = compileMessages(definition.messages, path: "messages", field: false)
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        return FormPlan(
+            definition: definition, fields: fieldSpecs, sections: sectionSpecs, templates: templateSpecs,
+            fieldIndex: fieldIndex, sectionIndex: sectionIndex, templateIndex: templateIndex, formulaOrder: order,
+            formMessages: formMessages)
+    }
+
+    // MARK: - Ids
+
+    private mutating func indexIDs() {
+        var s = 0
+        var f = 0
+        for group in definition.groups {
+            for section in group.sections {
+                if let id = section.id {
+                    if sectionIndex[id] != nil {
+                        error(section.path + ".id", "duplicate section id \"\(id)\"")
+                    } else {
+                        sectionIndex[id] = s
+                    }
+                }
+                for field in section.fields {
+                    if fieldIndex[field.id] != nil {
+                        error(field.path + ".id", "duplicate field id \"\(field.id)\"")
+                    } else {
+                        fieldIndex[field.id] = f
+                    }
+                    f += 1
+                }
+                s += 1
+            }
+        }
+        for (t, template) in definition.templates.enumerated() {
+            if templateIndex[template.id] != nil {
+                error(template.path + ".id", "duplicate section template id \"\(template.id)\"")
+            } else {
+                templateIndex[template.id] = t
+            }
+            var attrs: [String: Int] = [:]
+            for (a, field) in template.fields.enumerated() {
+                if attrs[field.id] != nil || fieldIndex[field.id] != nil {
+                    error(field.path + ".id", "duplicate field id \"\(field.id)\"")
+                } else {
+                    attrs[field.id] = a
+                }
+            }
+            templateAttr.append(attrs)
+        }
+    }
+
+    /// Resolves a field id seen from `template` (nil outside templates).
+    func resolveField(_ name: String, template: Int?) -> FieldRef? {
+        if let i = fieldIndex[name] { return .field(i) }
+        if let t = template, let a = templateAttr[t][name] { return .local(template: t, attr: a) }
+        if let (t, n, a) = concreteInstance(name) { return .instance(template: t, index: n, attr: a) }
+        return nil
+    }
+
+    func resolveVariable(_ name: String, template: Int?) -> VariableRef? {
+        if let r = resolveField(name, template: template) { return .scalar(r) }
+        if let (t, a) = aggregate(name) { return .aggregate(template: t, attr: a) }
+        return nil
+    }
+
+    /// `T[n].attr` with a template attribute `T[:index].attr`.
+    func concreteInstance(_ name: String) -> (Int, Int, Int)? {
+        guard let key = InstanceKey(name) else { return nil }
+        for (t, attrs) in templateAttr.enumerated() {
+            if let a = attrs[key.pattern] { return (t, key.index, a) }
+        }
+        return nil
+    }
+
+    /// `T[*].attr`.
+    func aggregate(_ name: String) -> (Int, Int)? {
+        guard let r = name.range(of: "[*]") else { return nil }
+        let pattern = name.replacingCharacters(in: r, with: "[:index]")
+        for (t, attrs) in templateAttr.enumerated() {
+            if let a = attrs[pattern] { return (t, a) }
+        }
+        return nil
+    }
+
+    // MARK: - Fields
+
+    private mutating func compileField(_ field: Field, template: Int?, section: Int) -> FieldSpec {
+        // Options.
+        var options: [OptionSpec] = []
+        var seen: [JSONValue] = []
+        for option in field.options {
+            if let id = option.id {
+                if seen.contains(where: { OptionMatch.sameID($0, id) }) {
+                    error(option.path + ".id", "option id \(id.compactText) repeats in field \"\(field.id)\"")
+                }
+                seen.append(id)
+            }
+            var number: FormNumber?
+            if let v = option.value { number = FormNumber(literal: v.text) }
+            options.append(
+                OptionSpec(id: option.id, number: number, targets: compileTargets(option.targets, template: template)))
+        }
+        let coercer = ValueCoercer(
+            kind: field.kind, formatter: InputFormatter(fieldID: field.id, type: field.type),
+            optionIDs: field.options.map(\.id))
+
+        // Default (SEMANTICS §3): the JSON `value`, else the first default option.
+        var defaultValue: JSONValue?
+        if let v = field.value, field.kind.holdsValue {
+            switch coercer.coerce(v) {
+            case .value(let c): defaultValue = c
+            case .none: break
+            case .invalid:
+                error(field.path + ".value", "value \(v.compactText) cannot be held by a \(field.kind.expectedName) field")
+            }
+        }
+        if defaultValue == nil, let option = field.options.first(where: { $0.isDefault && $0.id != nil }) {
+            defaultValue = option.id
+        }
+
+        // Formula.
+        var formula: CompiledFormula?
+        if let text = field.formula {
+            do {
+                formula = try CompiledFormula(
+                    source: text, numeric: field.kind.isNumeric,
+                    resolve: { name in self.resolveVariable(name, template: template) })
+            } catch let issue {
+                error(field.path + ".formula", issue.message, stringOffset: issue.offset)
+            }
+        }
+
+        // Validations.
+        var validationSpec: ValidationSpec?
+        if let v = field.validations {
+            var pattern: FormatPattern?
+            if let f = v.format {
+                do { pattern = try FormatPattern(f) } catch {
+                    self.error(field.path + ".validations.format", "regex does not compile: \(error)")
+                }
+            }
+            var compare: FieldRef?
+            if let other = v.compareTo {
+                compare = resolveField(other, template: template)
+                if compare == nil {
+                    error(field.path + ".validations.compare_to", "compare_to names no field: \"\(other)\"")
+                }
+            }
+            validationSpec = ValidationSpec(
+                required: v.required, minLength: v.minLength, maxLength: v.maxLength,
+                minValue: v.minValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
+                maxValue: v.maxValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
+                format: pattern, compareTo: compare, compareToText: v.compareTo, compareRule: v.compareRule,
+                messageTable: compileMessages(v.messages, path: field.path + ".validations.messages", field: true))
+        }
+
+        let targets = field.options.isEmpty ? compileTargets(field.targets, template: template) : []
+        let all = targets + options.flatMap(\.targets)
+        let last = field.id.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
+        let idCheck: FieldSpec.IDCheck? =
+            switch last {
+            case "social_security_number": .ssn
+            case "bank_account_number": .bankAccount
+            case "postal_code": .postalCode
+            default: nil
+            }
+        return FieldSpec(
+            field: field, id: field.id, kind: field.kind, template: template, section: section, coercer: coercer,
+            defaultValue: defaultValue, options: options, targets: targets, formula: formula,
+            validations: validationSpec, idCheck: idCheck, hasStructuralTargets: all.contains { $0.isStructural },
+            hasValueTargets: all.contains { !$0.isStructural })
+    }
+
+    private mutating func compileMessages(_ messages: JSONObject?, path: String, field: Bool) -> MessageTable? {
+        guard let messages else { return nil }
+        var problems: [MessageDiagnostic] = []
+        let table =
+            field
+            ? MessageTable.fieldOverrides(.object(messages), diagnostics: &problems)
+            : MessageTable.formOverrides(.object(messages), diagnostics: &problems)
+        for p in problems {
+            warning(([path] + p.path).joined(separator: "."), p.message)
+        }
+        return table
+    }
+
+    // MARK: - Targets
+
+    private mutating func compileTargets(_ targets: [Target], template: Int?) -> [TargetSpec] {
+        var out: [TargetSpec] = []
+        for target in targets {
+            guard let action = target.action else { continue }
+            if out.contains(where: { $0.target.isDuplicate(of: target) }) { continue }
+            var destination = TargetSpec.Destination.nothing
+            let id = target.id ?? ""
+            let isSection = target.kind == .section
+            if isSection {
+                if action == .show || action == .hide {
+                    if let s = resolveSection(id, template: template) {
+                        destination = .section(s)
+                    } else if target.id != nil {
+                        warning(target.path + ".id", "section target names no section: \"\(id)\"")
+                    }
+                }
+            } else if target.kind == .field || !(action == .show || action == .hide) {
+                if let f = resolveField(id, template: template) {
+                    destination = .field(f)
+                } else if target.id != nil && resolveSection(id, template: template) == nil {
+                    warning(target.path + ".id", "target names no field: \"\(id)\"")
+                }
+            }
+            var condition: CompiledCondition?
+            if let text = target.condition {
+                do {
+                    condition = try CompiledCondition(
+                        source: text, resolve: { name in self.resolveVariable(name, template: template) })
+                } catch let issue {
+                    error(target.path + ".condition", issue.message, stringOffset: issue.offset)
+                }
+            }
+            out.append(
+                TargetSpec(
+                    target: target, action: action, destination: destination, condition: condition, idText: id,
+                    typeText: target.typeName ?? "field"))
+        }
+        return out
+    }
+
+    func resolveSection(_ id: String, template: Int?) -> SectionRef? {
+        if let s = sectionIndex[id] { return .section(s) }
+        if let t = template, id == definition.templates[t].id + "[:index]" { return .localInstance(template: t) }
+        // `T[n]`
+        if id.hasSuffix("]"), let open = id.lastIndex(of: "["),
+            let n = Int(id[id.index(after: open)..<id.index(before: id.endIndex)]), n >= 0,
+            let t = templateIndex[String(id[..<open])]
+        {
+            return .instance(template: t, index: n)
+        }
+        return nil
+    }
+
+    // MARK: - Formula order and cycles
+
+    private mutating func formulaOrder(fields: [FieldSpec], templates: [TemplateSpec]) -> [FormPlan.FormulaNode] {
+        typealias Node = FormPlan.FormulaNode
+        var nodes: [Node] = []
+        for (i, f) in fields.enumerated() where f.formula != nil { nodes.append(.field(i)) }
+        for (t, tpl) in templates.enumerated() {
+            for (a, f) in tpl.fields.enumerated() where f.formula != nil { nodes.append(.template(t, attr: a)) }
+        }
+        func spec(_ n: Node) -> FieldSpec {
+            switch n {
+            case .field(let i): fields[i]
+            case .template(let t, let a): templates[t].fields[a]
+            }
+        }
+        func edges(_ n: Node) -> [Node] {
+            var out: [Node] = []
+            for ref in spec(n).formula?.variables ?? [] {
+                let m: Node
+                switch ref {
+                case .scalar(.field(let i)): m = .field(i)
+                case .scalar(.local(let t, let a)), .scalar(.instance(let t, _, let a)), .aggregate(let t, let a):
+                    m = .template(t, attr: a)
+                }
+                if spec(m).formula != nil && !out.contains(m) { out.append(m) }
+            }
+            return out
+        }
+        // Depth-first post-order gives dependencies first; a grey node met again closes a cycle.
+        var state: [Node: Int] = [:]  // 1 = in progress, 2 = done
+        var order: [Node] = []
+        var reported = Set<Node>()
+        for root in nodes where state[root] == nil {
+            var stack: [(Node, [Node], Int)] = [(root, edges(root), 0)]
+            state[root] = 1
+            while !stack.isEmpty {
+                let (node, next, k) = stack[stack.count - 1]
+                if k < next.count {
+                    stack[stack.count - 1].2 += 1
+                    let m = next[k]
+                    switch state[m] {
+                    case nil:
+                        state[m] = 1
+                        stack.append((m, edges(m), 0))
+                    case 1?:
+                        // Cycle: the members are on the stack from m to node.
+                        let members = stack.map(\.0).drop { $0 != m }
+                        if reported.isDisjoint(with: members) {
+                            reported.formUnion(members)
+                            reportCycle(Array(members), nodes: nodes, name: { spec($0).id }, edges: edges, path: { spec($0).field.path })
+                        }
+                    default: break
+                    }
+                } else {
+                    state[node] = 2
+                    order.append(node)
+                    stack.removeLast()
+                }
+            }
+        }
+        return order
+    }
+
+    /// `formula cycle: a -> b -> a`, starting from the member that comes first in definition order.
+    private mutating func reportCycle(
+        _ members: [FormPlan.FormulaNode], nodes: [FormPlan.FormulaNode], name: (FormPlan.FormulaNode) -> String,
+        edges: (FormPlan.FormulaNode) -> [FormPlan.FormulaNode], path: (FormPlan.FormulaNode) -> String
+    ) {
+        let set = Set(members)
+        guard let first = nodes.first(where: { set.contains($0) }) else { return }
+        // Shortest way round from `first` back to itself, inside the cycle's members.
+        var previous: [FormPlan.FormulaNode: FormPlan.FormulaNode] = [:]
+        var queue = [first]
+        var head = 0
+        var closing: FormPlan.FormulaNode?
+        search: while head < queue.count {
+            let n = queue[head]
+            head += 1
+            for m in edges(n) where set.contains(m) {
+                if m == first {
+                    closing = n
+                    break search
+                }
+                if previous[m] == nil {
+                    previous[m] = n
+                    queue.append(m)
+                }
+            }
+        }
+        var chain = [first]
+        if var n = closing {
+            var back: [FormPlan.FormulaNode] = []
+            while n != first {
+                back.append(n)
+                n = previous[n]!
+            }
+            chain += back.reversed()
+        }
+        chain.append(first)
+        error(path(first) + ".formula", "formula cycle: " + chain.map(name).joined(separator: " -> "))
+    }
+
+    // MARK: - Diagnostics
+
+    mutating func error(_ path: String, _ message: String, stringOffset: Int? = nil) {
+        add(.error, path, message, stringOffset: stringOffset)
+    }
+
+    mutating func warning(_ path: String, _ message: String) { add(.warning, path, message, stringOffset: nil) }
+
+    private mutating func add(_ severity: Diagnostic.Severity, _ path: String, _ message: String, stringOffset: Int?) {
+        var loc = locate(path)
+        if let o = stringOffset, let l = locateInString(path, o) { loc = l }
+        let (line, column) = loc ?? locate(parentPath(path)) ?? (1, 1)
+        diagnostics.append(Diagnostic(severity, path: path, message: message, line: line, column: column))
+    }
+
+    private func parentPath(_ path: String) -> String {
+        guard let i = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { return "" }
+        return String(path[..<i])
+    }
+}
+
+/// `T[n].attr` split into the template pattern `T[:index].attr` and `n`.
+struct InstanceKey {
+    let pattern: String
+    let index: Int
+
+    /// Replaces the first `[digits]` with `[:index]`; `n` is parsed as a number (at most 9 digits).
+    init?(_ key: String) {
+        let u = Array(key.utf8)
+        var i = 0
+        while i < u.count {
+            if u[i] == UInt8(ascii: "[") {
+                var j = i + 1
+                var n = 0
+                while j < u.count, u[j] >= 48, u[j] <= 57, j - i <= 9 {
+                    n = n * 10 + Int(u[j] - 48)
+                    j += 1
+                }
+                if j > i + 1, j < u.count, u[j] == UInt8(ascii: "]") {
+                    pattern = String(decoding: u[..<i], as: UTF8.self) + "[:index]"
+                        + String(decoding: u[(j + 1)...], as: UTF8.self)
+                    index = n
+                    return
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+}
+
+extension OptionMatch {
+    /// Option ids repeat when they are the same JSON value (numbers by value).
+    static func sameID(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): numericEqual(x.text, y.text)
+        default: a == b
+        }
+    }
+}

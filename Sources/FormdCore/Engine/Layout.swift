@@ -1,0 +1,110 @@
+/// The fields and sections of one request in output order: static ones, with each dynamic
+/// section's instances right after it, by index, their fields in template order (SEMANTICS §7).
+struct Layout: Sendable {
+    struct SpecRef: Hashable, Sendable {
+        /// -1 for fields outside templates.
+        var template: Int32
+        var index: Int32
+    }
+
+    struct FieldSlot: Sendable {
+        let spec: SpecRef
+        /// The instance number `n`, or -1.
+        let instance: Int
+        /// Position of the instance in `instances[template]` (its ordinal), or -1.
+        let ordinal: Int
+        let sectionSlot: Int
+        let id: String
+    }
+
+    struct SectionSlot: Sendable {
+        let section: Int
+        let template: Int
+        let instance: Int
+        let id: String?
+    }
+
+    var fields: [FieldSlot] = []
+    var sections: [SectionSlot] = []
+    /// Static field index → slot.
+    var staticSlot: [Int] = []
+    /// Static section index → section slot.
+    var staticSectionSlot: [Int] = []
+    /// Per template: instance numbers in order.
+    var instances: [[Int]] = []
+    /// Per template, per ordinal: slot of the instance's first field (attr a is at base + a).
+    var instanceBase: [[Int]] = []
+    /// Per template, per ordinal: the instance's section slot.
+    var instanceSection: [[Int]] = []
+
+    init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], instances: [[Int]]) {
+        self.instances = instances.isEmpty ? Array(repeating: [], count: templates.count) : instances
+        staticSlot = Array(repeating: 0, count: fields.count)
+        staticSectionSlot = Array(repeating: 0, count: sections.count)
+        instanceBase = self.instances.map { Array(repeating: 0, count: $0.count) }
+        instanceSection = instanceBase
+        for (s, section) in sections.enumerated() {
+            let sectionSlot = self.sections.count
+            staticSectionSlot[s] = sectionSlot
+            self.sections.append(SectionSlot(section: s, template: -1, instance: -1, id: section.id))
+            for i in section.fields {
+                staticSlot[i] = self.fields.count
+                self.fields.append(
+                    FieldSlot(
+                        spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1,
+                        sectionSlot: sectionSlot, id: fields[i].id))
+            }
+            guard let t = section.template else { continue }
+            let template = templates[t]
+            for (ordinal, n) in self.instances[t].enumerated() {
+                let instanceSlot = self.sections.count
+                instanceSection[t][ordinal] = instanceSlot
+                self.sections.append(SectionSlot(section: s, template: t, instance: n, id: "\(template.id)[\(n)]"))
+                instanceBase[t][ordinal] = self.fields.count
+                for a in template.fields.indices {
+                    self.fields.append(
+                        FieldSlot(
+                            spec: SpecRef(template: Int32(t), index: Int32(a)), instance: n, ordinal: ordinal,
+                            sectionSlot: instanceSlot, id: template.instanceFieldID(attr: a, index: n)))
+                }
+            }
+        }
+    }
+
+    /// The ordinal of instance `n` of template `t`, if it exists.
+    func ordinal(template t: Int, instance n: Int) -> Int? {
+        let list = instances[t]
+        var lo = 0
+        var hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid] < n { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < list.count && list[lo] == n ? lo : nil
+    }
+
+    /// The slot a field reference names, seen from a slot's instance context.
+    func slot(of ref: FieldRef, contextTemplate: Int, contextOrdinal: Int) -> Int? {
+        switch ref {
+        case .field(let i): return staticSlot[i]
+        case .local(let t, let a):
+            guard t == contextTemplate, contextOrdinal >= 0 else { return nil }
+            return instanceBase[t][contextOrdinal] + a
+        case .instance(let t, let n, let a):
+            guard let o = ordinal(template: t, instance: n) else { return nil }
+            return instanceBase[t][o] + a
+        }
+    }
+
+    func sectionSlot(of ref: SectionRef, contextTemplate: Int, contextOrdinal: Int) -> Int? {
+        switch ref {
+        case .section(let s): return staticSectionSlot[s]
+        case .localInstance(let t):
+            guard t == contextTemplate, contextOrdinal >= 0 else { return nil }
+            return instanceSection[t][contextOrdinal]
+        case .instance(let t, let n):
+            guard let o = ordinal(template: t, instance: n) else { return nil }
+            return instanceSection[t][o]
+        }
+    }
+}
