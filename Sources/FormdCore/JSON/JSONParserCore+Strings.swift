@@ -43,6 +43,7 @@ extension JSONParserCore {
             }
             if b == UInt8(ascii: "\\") {
                 let escape = i
+                guard i + 1 < buf.count else { break }
                 if record {
                     for j in counted..<scratch.count where scratch[j] & 0xC0 != 0x80 { scalars += 1 }
                     counted = scratch.count
@@ -71,7 +72,7 @@ extension JSONParserCore {
     mutating func decodeEscape() throws(JSONParseError) {
         let escape = i
         i += 1
-        guard i < buf.count else { throw error("unterminated string", at: escape) }
+        guard i < buf.count else { throw error("unterminated string", at: escape) }  // callers check
         let c = buf[i]
         i += 1
         switch c {
