@@ -30,7 +30,8 @@ public final class FormatPattern: Sendable {
     private let matcher: any FormatMatcher
     private let budgetNanoseconds: UInt64
 
-    /// Compiles `pattern` with the platform's preferred engine.
+    /// Compiles `pattern` with the platform's preferred engine. An empty
+    /// pattern is an error, as it is for NSRegularExpression on iOS.
     public convenience init(
         _ pattern: String,
         timeBudget: Duration = FormatPattern.defaultTimeBudget
@@ -40,6 +41,8 @@ public final class FormatPattern: Sendable {
 
     /// Engine choice is internal so tests can exercise the fallback on Linux.
     init(_ pattern: String, timeBudget: Duration, engine: FormatEngine) throws(FormatPatternError) {
+        // ICU and NSRegularExpression both reject "", but with an unhelpful reason.
+        guard !pattern.isEmpty else { throw FormatPatternError(message: "empty pattern", offset: 0) }
         self.source = pattern
         self.timeBudget = timeBudget
         self.budgetNanoseconds = timeBudget.clampedNanoseconds
@@ -48,7 +51,8 @@ public final class FormatPattern: Sendable {
 
     /// Checks `text`; never takes (much) longer than `timeBudget`.
     public func evaluate(_ text: String) -> Outcome {
-        matcher.evaluate(text, deadline: MonotonicClock.now() &+ budgetNanoseconds)
+        let (deadline, overflow) = MonotonicClock.now().addingReportingOverflow(budgetNanoseconds)
+        return matcher.evaluate(text, deadline: overflow ? .max : deadline)
     }
 
     /// `true` only for `.match`; a timed-out check counts as not matching.
@@ -65,7 +69,7 @@ extension Duration {
     /// Non-negative nanoseconds, saturating instead of trapping on huge values.
     var clampedNanoseconds: UInt64 {
         let (seconds, attoseconds) = components
-        guard seconds >= 0 else { return 0 }
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
         let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return .max }
         let (sum, overflow2) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
