@@ -18,7 +18,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        .target(name: "FormdCore"),
+        .target(
+            name: "FormdCore",
+            // `format` regexes use the toolchain's ICU directly (see docs/REGEX.md).
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
+        ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",

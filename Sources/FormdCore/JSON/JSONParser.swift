@@ -1,0 +1,92 @@
+/// Strict RFC 8259 JSON parser over UTF-8 bytes.
+///
+/// Rejected beyond the grammar: invalid UTF-8 anywhere, lone surrogates in `\u` escapes,
+/// duplicate object keys, nesting deeper than `maxDepth`, number literals longer than
+/// `maxNumberLength`, and a leading byte order mark (RFC 8259 §8.1 lets parsers ignore
+/// it; formd reports it instead, because a BOM'd file is usually an editor accident and
+/// skipping it would shift every served byte offset).
+///
+/// Duplicate keys are compared with Swift `String` equality, i.e. canonically equivalent
+/// keys ("é" precomposed vs. "e" + U+0301) count as duplicates: `JSONObject` lookup uses
+/// the same equality, so such a pair would otherwise silently shadow one another.
+public enum JSONParser {
+    public struct Options: Sendable, Hashable {
+        /// Accept one trailing comma before `]` or `}` (form definitions only); the
+        /// removed commas' offsets are in `JSONDocument.trailingCommaOffsets`.
+        public var allowTrailingCommas: Bool
+        /// Deepest allowed container nesting (the root container is depth 1). Clamped to
+        /// 1...512: the parser recurses once per level.
+        public var maxDepth: Int
+        /// Longest allowed number literal, in characters (sign and exponent included).
+        public var maxNumberLength: Int
+        /// Longest allowed string (values and keys), in source bytes between the quotes
+        /// (escapes counted as written). Nil: unlimited.
+        public var maxStringBytes: Int?
+        /// Record a `SourceLocation` for every value and key (costs time and memory).
+        public var recordLocations: Bool
+
+        public init(
+            allowTrailingCommas: Bool = false,
+            maxDepth: Int = 64,
+            maxNumberLength: Int = 64,
+            maxStringBytes: Int? = nil,
+            recordLocations: Bool = false
+        ) {
+            self.allowTrailingCommas = allowTrailingCommas
+            self.maxDepth = maxDepth
+            self.maxNumberLength = maxNumberLength
+            self.maxStringBytes = maxStringBytes
+            self.recordLocations = recordLocations
+        }
+
+        /// Request bodies: strict, no locations.
+        public static let submission = Options()
+        /// Form definition files: trailing commas allowed, locations recorded.
+        public static let definition = Options(allowTrailingCommas: true, recordLocations: true)
+    }
+
+    public static func parse(
+        _ bytes: [UInt8], options: Options = Options()
+    ) throws(JSONParseError) -> JSONDocument {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+            try parse(buffer: buffer, options: options)
+        }
+    }
+
+    /// Offsets in the result are relative to the slice's first element.
+    public static func parse(
+        _ bytes: ArraySlice<UInt8>, options: Options = Options()
+    ) throws(JSONParseError) -> JSONDocument {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+            try parse(buffer: buffer, options: options)
+        }
+    }
+
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, options: Options = Options()
+    ) throws(JSONParseError) -> JSONDocument {
+        try bytes.withMemoryRebound(to: UInt8.self) { (buffer) throws(JSONParseError) in
+            try parse(buffer: buffer, options: options)
+        }
+    }
+
+    public static func parse(
+        _ string: String, options: Options = Options()
+    ) throws(JSONParseError) -> JSONDocument {
+        var string = string
+        // `withUTF8` only rethrows untyped errors; carry the typed one out in a Result.
+        let result = string.withUTF8 { buffer in
+            Result { () throws(JSONParseError) in try parse(buffer: buffer, options: options) }
+        }
+        return try result.get()
+    }
+
+    static func parse(
+        buffer: UnsafeBufferPointer<UInt8>, options: Options
+    ) throws(JSONParseError) -> JSONDocument {
+        var parser = JSONParserCore(buffer: buffer, options: options)
+        let root = try parser.parseDocument()
+        return JSONDocument(
+            root: root, trailingCommaOffsets: parser.trailingCommas, entries: parser.entries)
+    }
+}

@@ -1,0 +1,329 @@
+/// The parser proper: a byte index over a buffer, recursive descent bounded by `maxDepth`.
+/// Internal; use `JSONParser.parse`.
+struct JSONParserCore {
+    let buf: UnsafeBufferPointer<UInt8>
+    var i = 0
+    let maxDepth: Int
+    let maxNumberLength: Int
+    let maxStringBytes: Int
+    let allowTrailingCommas: Bool
+    let record: Bool
+
+    var trailingCommas: [Int] = []
+    /// Reused decode buffer for strings with escapes.
+    var scratch: [UInt8] = []
+    /// Escapes of the string just parsed (only when recording).
+    var lastEscapes: [JSONDocument.EscapeShift] = []
+    var entries: [String: JSONDocument.Entry] = [:]
+    var tracker = LineTracker()
+
+    /// Small objects check duplicates linearly; from this many members on, with a Set
+    /// (hostile objects with 100k members must not go quadratic).
+    static let linearKeyCheckLimit = 16
+
+    init(buffer: UnsafeBufferPointer<UInt8>, options: JSONParser.Options) {
+        buf = buffer
+        maxDepth = min(max(options.maxDepth, 1), 512)
+        maxNumberLength = max(options.maxNumberLength, 1)
+        maxStringBytes = options.maxStringBytes.map { max($0, 0) } ?? Int.max
+        allowTrailingCommas = options.allowTrailingCommas
+        record = options.recordLocations
+    }
+
+    // MARK: - Errors
+
+    func error(_ message: String, at offset: Int) -> JSONParseError {
+        var t = LineTracker()
+        t.advance(to: min(max(offset, 0), buf.count), in: buf)
+        return JSONParseError(message: message, line: t.line, column: t.column, offset: offset)
+    }
+
+    /// Describes the byte at `offset` for "unexpected ..." messages.
+    func describe(at offset: Int) -> String {
+        guard offset < buf.count else { return "end of input" }
+        let b = buf[offset]
+        if b >= 0x20 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        if b < 0x80 { return "character " + Self.hexScalar(UInt32(b)) }
+        if let (scalar, _) = UTF8Validation.decode(buf, at: offset) {
+            return "character " + Self.hexScalar(scalar)
+        }
+        return "invalid UTF-8"
+    }
+
+    static func hexScalar(_ v: UInt32) -> String {
+        let hex = String(v, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    func unexpected(_ context: String) -> JSONParseError {
+        if i < buf.count, buf[i] >= 0x80, UTF8Validation.decode(buf, at: i) == nil {
+            return error("invalid UTF-8", at: i)
+        }
+        if i >= buf.count { return error("unexpected end of input, " + context, at: i) }
+        return error("unexpected \(describe(at: i)), " + context, at: i)
+    }
+
+    // MARK: - Locations
+
+    mutating func location(at offset: Int) -> SourceLocation {
+        tracker.advance(to: offset, in: buf)
+        return SourceLocation(line: tracker.line, column: tracker.column, offset: offset)
+    }
+
+    // MARK: - Grammar
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while i < buf.count {
+            switch buf[i] {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                i += 1
+            default:
+                return
+            }
+        }
+    }
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        if buf.count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF {
+            throw error("byte order mark not allowed", at: 0)
+        }
+        skipWhitespace()
+        if i >= buf.count { throw error("empty input", at: i) }
+        let value = try parseValue(depth: 0, path: "")
+        skipWhitespace()
+        if i < buf.count {
+            if buf[i] >= 0x80, UTF8Validation.decode(buf, at: i) == nil {
+                throw error("invalid UTF-8", at: i)
+            }
+            throw error("unexpected \(describe(at: i)) after JSON value", at: i)
+        }
+        return value
+    }
+
+    /// `i` is at the value's first byte (whitespace already skipped, not at end).
+    /// `depth` counts the containers enclosing this value.
+    mutating func parseValue(depth: Int, path: String) throws(JSONParseError) -> JSONValue {
+        guard i < buf.count else { throw unexpected("expected a value") }
+        if record {
+            entries[path, default: .init()].value = location(at: i)
+        }
+        switch buf[i] {
+        case UInt8(ascii: "\""):
+            let s = try parseString()
+            if record {
+                entries[path, default: .init()].string = .init(text: s, escapes: lastEscapes)
+            }
+            return .string(s)
+        case UInt8(ascii: "{"):
+            return try parseObject(depth: depth + 1, path: path)
+        case UInt8(ascii: "["):
+            return try parseArray(depth: depth + 1, path: path)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
+        case UInt8(ascii: "t"):
+            try parseLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try parseLiteral("null")
+            return .null
+        default:
+            throw unexpected("expected a value")
+        }
+    }
+
+    mutating func parseLiteral(_ word: StaticString) throws(JSONParseError) {
+        let n = word.utf8CodeUnitCount
+        let p = word.utf8Start
+        var k = 0
+        while k < n {
+            guard i + k < buf.count, buf[i + k] == p[k] else {
+                throw error("invalid literal, expected '\(word)'", at: i)
+            }
+            k += 1
+        }
+        i += n
+    }
+
+    mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let start = i
+        if buf[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < buf.count, isDigit(buf[i]) else {
+            throw error("expected digit after '-'", at: i)
+        }
+        if buf[i] == UInt8(ascii: "0") {
+            i += 1
+            if i < buf.count, isDigit(buf[i]) {
+                throw error("leading zeros are not allowed", at: start)
+            }
+        } else {
+            skipDigits()
+        }
+        if i < buf.count, buf[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < buf.count, isDigit(buf[i]) else {
+                throw error("expected digit after '.'", at: i)
+            }
+            skipDigits()
+        }
+        if i < buf.count, buf[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < buf.count, buf[i] == UInt8(ascii: "+") || buf[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < buf.count, isDigit(buf[i]) else {
+                throw error("expected digit in exponent", at: i)
+            }
+            skipDigits()
+        }
+        if i - start > maxNumberLength {
+            throw error("number longer than \(maxNumberLength) characters", at: start)
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
+        return JSONNumber(literal: text)
+    }
+
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    @inline(__always) mutating func skipDigits() {
+        while i < buf.count, isDigit(buf[i]) { i += 1 }
+    }
+
+    mutating func parseArray(depth: Int, path: String) throws(JSONParseError) -> JSONValue {
+        if depth > maxDepth { throw error("nesting deeper than \(maxDepth)", at: i) }
+        i += 1
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if i < buf.count, buf[i] == UInt8(ascii: "]") {
+            i += 1
+            return .array(elements)
+        }
+        while true {
+            let childPath = record ? JSONDocument.elementPath(path, elements.count) : ""
+            elements.append(try parseValue(depth: depth, path: childPath))
+            skipWhitespace()
+            guard i < buf.count else { throw unexpected("expected ',' or ']' after array element") }
+            switch buf[i] {
+            case UInt8(ascii: ","):
+                let comma = i
+                i += 1
+                skipWhitespace()
+                if i < buf.count, buf[i] == UInt8(ascii: "]") {
+                    guard allowTrailingCommas else { throw error("trailing comma", at: comma) }
+                    trailingCommas.append(comma)
+                    i += 1
+                    return .array(elements)
+                }
+            case UInt8(ascii: "]"):
+                i += 1
+                return .array(elements)
+            default:
+                throw unexpected("expected ',' or ']' after array element")
+            }
+        }
+    }
+
+    mutating func parseObject(depth: Int, path: String) throws(JSONParseError) -> JSONValue {
+        if depth > maxDepth { throw error("nesting deeper than \(maxDepth)", at: i) }
+        i += 1
+        skipWhitespace()
+        var object = JSONObject()
+        if i < buf.count, buf[i] == UInt8(ascii: "}") {
+            i += 1
+            return .object(object)
+        }
+        var keySet: Set<String>? = nil
+        while true {
+            guard i < buf.count, buf[i] == UInt8(ascii: "\"") else {
+                throw unexpected("expected string key")
+            }
+            let keyStart = i
+            let key = try parseString()
+            if keySet == nil && object.members.count >= Self.linearKeyCheckLimit {
+                keySet = Set(object.members.lazy.map(\.key))
+            }
+            if keySet != nil {
+                if keySet?.insert(key).inserted == false { throw duplicate(key, at: keyStart) }
+            } else {
+                for m in object.members where m.key == key { throw duplicate(key, at: keyStart) }
+            }
+            skipWhitespace()
+            guard i < buf.count, buf[i] == UInt8(ascii: ":") else {
+                throw unexpected("expected ':' after object key")
+            }
+            i += 1
+            skipWhitespace()
+            var childPath = ""
+            if record {
+                childPath = JSONDocument.memberPath(path, key)
+                entries[childPath, default: .init()].key = location(at: keyStart)
+            }
+            let value = try parseValue(depth: depth, path: childPath)
+            object.members.append(JSONObject.Member(key: key, value: value))
+            skipWhitespace()
+            guard i < buf.count else { throw unexpected("expected ',' or '}' after object member") }
+            switch buf[i] {
+            case UInt8(ascii: ","):
+                let comma = i
+                i += 1
+                skipWhitespace()
+                if i < buf.count, buf[i] == UInt8(ascii: "}") {
+                    guard allowTrailingCommas else { throw error("trailing comma", at: comma) }
+                    trailingCommas.append(comma)
+                    i += 1
+                    return .object(object)
+                }
+            case UInt8(ascii: "}"):
+                i += 1
+                return .object(object)
+            default:
+                throw unexpected("expected ',' or '}' after object member")
+            }
+        }
+    }
+
+    func duplicate(_ key: String, at offset: Int) -> JSONParseError {
+        error("duplicate key \"\(Self.displayKey(key))\"", at: offset)
+    }
+
+    /// A key as shown in a message: quotes, backslashes and control characters escaped,
+    /// long keys cut (error messages must not echo megabytes of hostile input).
+    static func displayKey(_ key: String) -> String {
+        var out = ""
+        var n = 0
+        for scalar in key.unicodeScalars {
+            if n == 64 { out += "…"; break }
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{0}"..."\u{1F}", "\u{7F}": out += "\\u" + hexScalar(scalar.value).dropFirst(2)
+            default: out.unicodeScalars.append(scalar)
+            }
+            n += 1
+        }
+        return out
+    }
+}
+
+/// Incremental line/column counter. Locations are requested in ascending offset order,
+/// so total work is linear in the input even for one huge line.
+struct LineTracker {
+    var offset = 0
+    var line = 1
+    var column = 1
+
+    mutating func advance(to target: Int, in buf: UnsafeBufferPointer<UInt8>) {
+        let end = min(target, buf.count)
+        while offset < end {
+            let b = buf[offset]
+            if b == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1  // counts scalars: UTF-8 continuation bytes don't start one
+            }
+            offset += 1
+        }
+    }
+}

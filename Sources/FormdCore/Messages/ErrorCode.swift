@@ -1,0 +1,39 @@
+/// The validation error codes of SEMANTICS §6, as they appear in responses (`rawValue`).
+public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
+    case required
+    case type
+    case minLength = "min_length"
+    case maxLength = "max_length"
+    case minValue = "min_value"
+    case maxValue = "max_value"
+    case format
+    case compare
+    case ssn
+    case bankAccount = "bank_account"
+    case postalCode = "postal_code"
+    case minInstances = "min_instances"
+    case maxInstances = "max_instances"
+    case unstable
+
+    /// Dense index, for the flat message tables.
+    var index: Int {
+        switch self {
+        case .required: 0
+        case .type: 1
+        case .minLength: 2
+        case .maxLength: 3
+        case .minValue: 4
+        case .maxValue: 5
+        case .format: 6
+        case .compare: 7
+        case .ssn: 8
+        case .bankAccount: 9
+        case .postalCode: 10
+        case .minInstances: 11
+        case .maxInstances: 12
+        case .unstable: 13
+        }
+    }
+
+    static let count = 14
+}

@@ -1,0 +1,136 @@
+/// A message text compiled once, at load, into literal and placeholder segments, so that
+/// rendering per request is only appends.
+///
+/// Placeholders are `{name}` with `name` an ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`):
+/// `{label}` is the field's title (else its id), any other name is looked up in the params.
+/// `{relation}`, when the caller gives no such param, is the `rule` param in words, in the
+/// locale being rendered (`>` → "greater than", "større enn", "mayor que"), so that `compare`
+/// messages read naturally. A placeholder with no value, and any brace that is not part of a
+/// placeholder, are kept literally (a typo in an override stays visible instead of vanishing).
+public struct MessageTemplate: Sendable, Hashable {
+    public enum Segment: Sendable, Hashable {
+        case literal(String)
+        case label
+        case param(String)
+    }
+
+    public let text: String
+    public let segments: [Segment]
+    /// UTF-8 length of the literal parts: the starting capacity when rendering.
+    let literalUTF8Count: Int
+
+    public init(_ text: String) {
+        self.text = text
+        var segments: [Segment] = []
+        var literalCount = 0
+        let bytes = Array(text.utf8)
+        var literalStart = 0
+        var i = 0
+        func flushLiteral(upTo end: Int) {
+            if end > literalStart {
+                segments.append(.literal(String(decoding: bytes[literalStart..<end], as: UTF8.self)))
+                literalCount += end - literalStart
+            }
+        }
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "{"), let close = MessageTemplate.placeholderEnd(bytes, from: i) else {
+                i += 1
+                continue
+            }
+            flushLiteral(upTo: i)
+            let name = String(decoding: bytes[(i + 1)..<close], as: UTF8.self)
+            segments.append(name == "label" ? .label : .param(name))
+            i = close + 1
+            literalStart = i
+        }
+        flushLiteral(upTo: bytes.count)
+        self.segments = segments
+        self.literalUTF8Count = literalCount
+    }
+
+    /// The index of the `}` closing an identifier placeholder opened at `open`, if any.
+    private static func placeholderEnd(_ b: [UInt8], from open: Int) -> Int? {
+        var j = open + 1
+        while j < b.count {
+            let c = b[j]
+            if c == UInt8(ascii: "}") { return j > open + 1 ? j : nil }
+            let lower = c | 0x20
+            let isLetter = lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
+            let isDigit = c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")
+            if !(isLetter || c == UInt8(ascii: "_") || (isDigit && j > open + 1)) { return nil }
+            j += 1
+        }
+        return nil
+    }
+
+    /// Whether the template uses `{name}` (`label` included).
+    public func uses(_ name: String) -> Bool {
+        segments.contains { segment in
+            switch segment {
+            case .label: name == "label"
+            case .param(let p): p == name
+            case .literal: false
+            }
+        }
+    }
+
+    /// Renders the message. `params` are the rule's params as text, in any order (few: linear
+    /// lookup is fastest). `locale` only matters for the derived `{relation}`.
+    public func render(
+        label: String,
+        params: [(name: String, text: String)] = [],
+        locale: SupportedLocale = .en
+    ) -> String {
+        if segments.count == 1, case .literal(let s) = segments[0] { return s }
+        var out = ""
+        out.reserveCapacity(literalUTF8Count + label.utf8.count + 16)
+        for segment in segments {
+            switch segment {
+            case .literal(let s):
+                out += s
+            case .label:
+                out += label
+            case .param(let name):
+                if let value = MessageTemplate.lookup(name, in: params) {
+                    out += value
+                } else if name == "relation", let rule = MessageTemplate.lookup("rule", in: params),
+                          let words = CompareRelation.words(rule: rule, locale: locale) {
+                    out += words
+                } else {
+                    out += "{"
+                    out += name
+                    out += "}"
+                }
+            }
+        }
+        return out
+    }
+
+    private static func lookup(_ name: String, in params: [(name: String, text: String)]) -> String? {
+        for p in params where p.name == name { return p.text }
+        return nil
+    }
+}
+
+/// The `compare_rule` operators in words, per locale, for `{relation}`.
+enum CompareRelation {
+    /// Rows by `SupportedLocale.index`; columns `==`, `>`, `>=`, `<`, `<=`.
+    private static let table: [[String]] = [
+        ["equal to", "greater than", "greater than or equal to", "less than", "less than or equal to"],
+        ["lik", "større enn", "større enn eller lik", "mindre enn", "mindre enn eller lik"],
+        ["igual a", "mayor que", "mayor o igual que", "menor que", "menor o igual que"],
+    ]
+
+    static func words(rule: String, locale: SupportedLocale) -> String? {
+        let column: Int
+        switch rule {
+        case "==": column = 0
+        case ">": column = 1
+        case ">=": column = 2
+        case "<": column = 3
+        case "<=": column = 4
+        default: return nil
+        }
+        return table[locale.index][column]
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A compiled `validations.format` pattern: an ICU regular expression matched
+/// case-insensitively and unanchored (the value is valid when the pattern
+/// matches anywhere in it), with a wall-clock bound on every check.
+///
+/// Compile once at load time; `evaluate` / `matches` are safe to call
+/// concurrently from any number of threads.
+public final class FormatPattern: Sendable {
+    /// Result of one check.
+    public enum Outcome: Sendable, Hashable {
+        case match
+        case noMatch
+        /// The engine gave up (time budget exhausted, backtracking stack or
+        /// memory limit hit). For validation this counts as *not matching*:
+        /// the value fails `format`. Reported separately so callers can count it.
+        case timedOut
+    }
+
+    /// Budget for one check. Deliberately below the 5 ms the spec allows:
+    /// the engine notices the deadline only every ~0.2 ms of work, and text
+    /// conversion/pool checkout happen outside the engine's clock.
+    public static let defaultTimeBudget: Duration = .milliseconds(4)
+
+    /// The pattern exactly as written in the form definition.
+    public let source: String
+    /// Wall-clock budget of one check.
+    public let timeBudget: Duration
+
+    private let matcher: any FormatMatcher
+    private let budgetNanoseconds: UInt64
+
+    /// Compiles `pattern` with the platform's preferred engine. An empty
+    /// pattern is an error, as it is for NSRegularExpression on iOS.
+    public convenience init(
+        _ pattern: String,
+        timeBudget: Duration = FormatPattern.defaultTimeBudget
+    ) throws(FormatPatternError) {
+        try self.init(pattern, timeBudget: timeBudget, engine: .preferred)
+    }
+
+    /// Engine choice is internal so tests can exercise the fallback on Linux.
+    init(_ pattern: String, timeBudget: Duration, engine: FormatEngine) throws(FormatPatternError) {
+        // ICU and NSRegularExpression both reject "", but with an unhelpful reason.
+        guard !pattern.isEmpty else { throw FormatPatternError(message: "empty pattern", offset: 0) }
+        self.source = pattern
+        self.timeBudget = timeBudget
+        self.budgetNanoseconds = timeBudget.clampedNanoseconds
+        self.matcher = try engine.compile(pattern)
+    }
+
+    /// Checks `text`; never takes (much) longer than `timeBudget`.
+    public func evaluate(_ text: String) -> Outcome {
+        let (deadline, overflow) = MonotonicClock.now().addingReportingOverflow(budgetNanoseconds)
+        return matcher.evaluate(text, deadline: overflow ? .max : deadline)
+    }
+
+    /// `true` only for `.match`; a timed-out check counts as not matching.
+    public func matches(_ text: String) -> Bool {
+        evaluate(text) == .match
+    }
+}
+
+extension FormatPattern: CustomStringConvertible {
+    public var description: String { "FormatPattern(\(source.debugDescription))" }
+}
+
+extension Duration {
+    /// Non-negative nanoseconds, saturating instead of trapping on huge values.
+    var clampedNanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return .max }
+        let (sum, overflow2) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+        return overflow2 ? .max : sum
+    }
+}

@@ -1,0 +1,56 @@
+/// The original's formatters, applied in reverse to submitted text (SEMANTICS §2, orig §12.6):
+/// they strip the separators a formatted display adds. Chosen by the last `.`-separated part of
+/// the field id, then by the field's `type`.
+///
+/// (Named `InputFormatter` rather than `Formatter`, which is a Foundation class.) Only U+0020
+/// spaces are removed, as the original does; `float`'s `,` is handled by its coercion instead.
+public enum InputFormatter: String, Sendable, Hashable, CaseIterable {
+    case phoneNumber = "phone_number"
+    case socialSecurityNumber = "social_security_number"
+    case bankAccountNumber = "bank_account_number"
+    case email
+
+    /// The formatter of a field, if any: by the id's last `.`-part, then by `type`.
+    public static func forField(id: String, type: String?) -> InputFormatter? {
+        if let f = InputFormatter(rawValue: lastDotPart(id)) { return f }
+        if let type { return InputFormatter(rawValue: type) }
+        return nil
+    }
+
+    /// `value` with this formatter's separators removed.
+    public func normalise(_ value: String) -> String {
+        let removed: UInt8
+        switch self {
+        case .phoneNumber, .socialSecurityNumber: removed = UInt8(ascii: " ")
+        case .bankAccountNumber: removed = UInt8(ascii: ".")
+        case .email: removed = UInt8(ascii: ",")
+        }
+        // Common case: nothing to remove, no new string.
+        guard value.utf8.contains(removed) else { return value }
+        // Removing an ASCII byte from valid UTF-8 leaves valid UTF-8.
+        return String(decoding: value.utf8.filter { $0 != removed }, as: UTF8.self)
+    }
+
+    /// Normalises a submitted string for the field `fieldID` of type `type`.
+    public static func normalise(_ value: String, fieldID: String, type: String?) -> String {
+        forField(id: fieldID, type: type)?.normalise(value) ?? value
+    }
+
+    /// `contact.phone_number` → `phone_number`; `companies[0].phone_number` → `phone_number`.
+    static func lastDotPart(_ id: String) -> Substring {
+        guard let dot = id.utf8.lastIndex(of: UInt8(ascii: ".")) else { return id[...] }
+        return id[id.utf8.index(after: dot)...]
+    }
+}
+
+extension InputFormatter {
+    init?(rawValue: Substring) {
+        switch rawValue {
+        case "phone_number": self = .phoneNumber
+        case "social_security_number": self = .socialSecurityNumber
+        case "bank_account_number": self = .bankAccountNumber
+        case "email": self = .email
+        default: return nil
+        }
+    }
+}
