@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "formd",
             dependencies: [
-                "FormdService",
+                "FormdCore", "FormdService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// SEMANTICS §6: every visible field is checked; `required` and `type` stop a field's checks.
 extension Evaluation {
     mutating func validate() {
@@ -79,7 +81,7 @@ extension Evaluation {
             }
             if let ref = rules.compareTo,
                 let o = layout.slot(of: ref, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
-                let other = effectiveValue(o), !compare(v, other, rules.compareRule)
+                let other = effectiveValue(o), !compare(v, other, kind: spec.kind, rules.compareRule)
             {
                 errors.append(
                     makeError(
@@ -88,42 +90,31 @@ extension Evaluation {
                         label: label, fieldMessages: rules?.messageTable))
             }
         }
-        if let check = spec.idCheck, let text = v.textForChecks {
-            switch check {
-            case .ssn:
-                if !NorwegianSSN.isValid(text) {
-                    errors.append(makeError(subject, .ssn, params: [], label: label, fieldMessages: rules?.messageTable))
-                }
-            case .bankAccount:
-                if !NorwegianBankAccount.isValid(text) {
-                    errors.append(makeError(subject, .bankAccount, params: [], label: label, fieldMessages: rules?.messageTable))
-                }
-            case .postalCode:
-                if let table = options.postalCodes, !table.contains(text) {
-                    errors.append(makeError(subject, .postalCode, params: [], label: label, fieldMessages: rules?.messageTable))
-                }
-            }
+        if let check = spec.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
+            errors.append(makeError(subject, check.errorCode, params: [], label: label, fieldMessages: rules?.messageTable))
         }
     }
 
     /// `compare_rule` on typed values: calendar values as instants, numbers numerically, else text.
-    private func compare(_ a: JSONValue, _ b: JSONValue, _ rule: Validations.CompareRule) -> Bool {
-        let order: Int
-        if let x = a.numericReading, let y = b.numericReading, !a.isCalendarText, !b.isCalendarText {
-            order = x < y ? -1 : x > y ? 1 : 0
+    private func compare(_ a: JSONValue, _ b: JSONValue, kind: FieldKind, _ rule: Validations.CompareRule) -> Bool {
+        let order: ComparisonResult
+        if let ck = kind.calendarKind, let x = a.stringValue, let y = b.stringValue,
+            let c = CalendarValue.compare(x, y, as: ck)
+        {
+            order = c
+        } else if let x = a.numericReading, let y = b.numericReading {
+            order = x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
         } else if let x = a.textForChecks, let y = b.textForChecks {
-            let kx = CalendarOrder.key(x)
-            let ky = CalendarOrder.key(y)
-            order = kx < ky ? -1 : kx > ky ? 1 : 0
+            order = x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
         } else {
             return true
         }
         switch rule {
-        case .greater: return order > 0
-        case .greaterOrEqual: return order >= 0
-        case .less: return order < 0
-        case .lessOrEqual: return order <= 0
-        case .equal: return order == 0
+        case .greater: return order == .orderedDescending
+        case .greaterOrEqual: return order != .orderedAscending
+        case .less: return order == .orderedAscending
+        case .lessOrEqual: return order != .orderedDescending
+        case .equal: return order == .orderedSame
         }
     }
 }
@@ -147,46 +138,6 @@ extension JSONValue {
         }
     }
 
-    var isCalendarText: Bool {
-        guard case .string(let s) = self else { return false }
-        return CalendarOrder.looksCalendar(s)
-    }
-
     static func int(_ i: Int) -> JSONValue { .number(JSONNumber(literal: String(i))) }
 }
 
-/// Orders canonical date, date-time and time texts as instants: a missing fraction sorts as `.000`.
-enum CalendarOrder {
-    static func looksCalendar(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        if u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") { return true }
-        if u.count == 8, u[2] == UInt8(ascii: ":"), u[5] == UInt8(ascii: ":") { return true }
-        return u.count >= 20 && u[4] == UInt8(ascii: "-") && u[10] == UInt8(ascii: "T") && u.last == UInt8(ascii: "Z")
-    }
-
-    static func key(_ s: String) -> String {
-        guard looksCalendar(s), s.hasSuffix("Z") else { return s }
-        var body = String(s.dropLast())
-        if !body.contains(".") { body += ".000" }
-        return body
-    }
-}
-
-extension Evaluation {
-    func makeError(
-        _ subject: FormError.Subject, _ code: ErrorCode, params: [(key: String, value: JSONValue)], label: String,
-        fieldMessages: MessageTable?
-    ) -> FormError {
-        let texts = params.map { p -> (name: String, text: String) in
-            switch p.value {
-            case .string(let s): (p.key, s)
-            case .number(let n): (p.key, n.text)
-            case .array(let items): (p.key, items.compactMap(\.stringValue).joined(separator: ", "))
-            default: (p.key, "")
-            }
-        }
-        let message = MessageCatalog.builtIn.message(
-            for: code, locale: options.locale, field: fieldMessages, form: plan.formMessages, label: label, params: texts)
-        return FormError(subject: subject, code: code, params: params, message: message)
-    }
-}

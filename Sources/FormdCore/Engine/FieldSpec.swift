@@ -1,7 +1,5 @@
 /// A field (static, or of a template) with everything evaluation needs, resolved at load.
 struct FieldSpec: Sendable {
-    enum IDCheck: Sendable { case ssn, bankAccount, postalCode }
-
     let field: Field
     /// The id as written (with `:index` for template fields).
     let id: String

@@ -164,7 +164,7 @@ struct FormCompiler {
                 OptionSpec(id: option.id, number: number, targets: compileTargets(option.targets, template: template)))
         }
         let coercer = ValueCoercer(
-            kind: field.kind, formatter: InputFormatter(fieldID: field.id, type: field.type),
+            kind: field.kind, formatter: InputFormatter.forField(id: field.id, type: field.type),
             optionIDs: field.options.map(\.id))
 
         // Default (SEMANTICS §3): the JSON `value`, else the first default option.
@@ -219,14 +219,7 @@ struct FormCompiler {
 
         let targets = field.options.isEmpty ? compileTargets(field.targets, template: template) : []
         let all = targets + options.flatMap(\.targets)
-        let last = field.id.split(separator: ".", omittingEmptySubsequences: false).last ?? ""
-        let idCheck: FieldSpec.IDCheck? =
-            switch last {
-            case "social_security_number": .ssn
-            case "bank_account_number": .bankAccount
-            case "postal_code": .postalCode
-            default: nil
-            }
+        let idCheck = IDCheck.forField(id: field.id)
         return FieldSpec(
             field: field, id: field.id, kind: field.kind, template: template, section: section, coercer: coercer,
             defaultValue: defaultValue, options: options, targets: targets, formula: formula,

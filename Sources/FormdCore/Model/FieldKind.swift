@@ -37,6 +37,15 @@ public enum FieldKind: Sendable, Hashable {
     public var hasOptions: Bool { self == .select || self == .segment }
     public var isCalendar: Bool { self == .date || self == .dateTime || self == .time }
 
+    public var calendarKind: CalendarKind? {
+        switch self {
+        case .date: .date
+        case .dateTime: .dateTime
+        case .time: .time
+        default: nil
+        }
+    }
+
     /// The name used in `type` error params (`{"expected": "<kind>"}`).
     public var expectedName: String {
         switch self {

@@ -10,7 +10,7 @@ enum Coerced: Equatable {
 /// Per-field coercion rules, resolved once at load.
 struct ValueCoercer: Sendable {
     let kind: FieldKind
-    let formatter: InputFormatter
+    let formatter: InputFormatter?
     /// Option ids of select/segment fields, in definition order.
     let optionIDs: [JSONValue?]
 
@@ -19,7 +19,7 @@ struct ValueCoercer: Sendable {
         case .null: return .none
         case .string(let s):
             if s.allSatisfy(\.isWhitespace) { return .none }
-            return coerceString(formatter.apply(s))
+            return coerceString(formatter?.normalise(s) ?? s)
         default:
             return coerceNonString(value)
         }
@@ -59,11 +59,11 @@ struct ValueCoercer: Sendable {
         case .select, .segment:
             return matchOption(.string(s))
         case .date:
-            return CalendarCoercion.date(s).map { .value(.string($0)) } ?? .invalid
+            return calendar(s, .date)
         case .dateTime:
-            return CalendarCoercion.dateTime(s).map { .value(.string($0)) } ?? .invalid
+            return calendar(s, .dateTime)
         case .time:
-            return CalendarCoercion.time(s).map { .value(.string($0)) } ?? .invalid
+            return calendar(s, .time)
         case .button, .spacer:
             return .none
         }
@@ -113,6 +113,10 @@ struct ValueCoercer: Sendable {
         }
     }
 
+    private func calendar(_ s: String, _ kind: CalendarKind) -> Coerced {
+        CalendarValue(s, as: kind).map { .value(.string($0.canonical)) } ?? .invalid
+    }
+
     /// SEMANTICS §2: JSON equality, booleans also match 1/0 and "true"/"false"/"1"/"0", numeric
     /// ids also match their string form. The canonical value is the option id as typed.
     func matchOption(_ value: JSONValue) -> Coerced {
@@ -159,35 +163,6 @@ enum EmailAddress {
             return false
         }
         return true
-    }
-}
-
-/// Input normalisation of the original's formatters (orig §12.6), chosen by the last `.`-part of
-/// the field id, then by `type` (SEMANTICS §2).
-enum InputFormatter: Sendable {
-    case none, removeSpaces, removeDots, removeCommas
-
-    init(fieldID: String, type: String?) {
-        let last = fieldID.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? fieldID
-        switch last {
-        case "phone_number", "social_security_number": self = .removeSpaces
-        case "bank_account_number": self = .removeDots
-        case "email": self = .removeCommas
-        default:
-            self = type == "email" ? .removeCommas : .none
-        }
-    }
-
-    func apply(_ s: String) -> String {
-        let drop: UInt8
-        switch self {
-        case .none: return s
-        case .removeSpaces: drop = UInt8(ascii: " ")
-        case .removeDots: drop = UInt8(ascii: ".")
-        case .removeCommas: drop = UInt8(ascii: ",")
-        }
-        guard s.utf8.contains(drop) else { return s }
-        return String(decoding: s.utf8.filter { $0 != drop }, as: UTF8.self)
     }
 }
 

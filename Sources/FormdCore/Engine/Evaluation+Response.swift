@@ -1,0 +1,174 @@
+/// The validate and evaluate response bodies of API.md, written straight from the evaluation's
+/// arrays (no intermediate tree): same input, same bytes.
+extension Evaluation {
+    public var isValid: Bool { errors.isEmpty }
+
+    /// `{"form", "version", "valid", "values", "errors", "dropped", "hidden", "disabled"}`.
+    public func validateResponse(form: String, version: String, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("form")
+        w.string(form)
+        w.key("version")
+        w.string(version)
+        w.key("valid")
+        w.bool(isValid)
+        writeValues(&w)
+        writeErrors(&w)
+        writeDropped(&w)
+        w.key("hidden")
+        w.beginArray()
+        for s in layout.fields.indices where !isVisible(s) { w.string(layout.fields[s].id) }
+        w.endArray()
+        w.key("disabled")
+        w.beginArray()
+        for s in layout.fields.indices where disabled[s] { w.string(layout.fields[s].id) }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// `{"form", "version", "values", "fields", "sections", "actions", "errors", "dropped"}`.
+    public func evaluateResponse(form: String, version: String, into w: inout JSONWriter) {
+        w.beginObject()
+        w.key("form")
+        w.string(form)
+        w.key("version")
+        w.string(version)
+        writeValues(&w)
+        w.key("fields")
+        w.beginObject()
+        for s in layout.fields.indices {
+            let visible = isVisible(s)
+            w.key(layout.fields[s].id)
+            w.beginObject()
+            w.key("visible")
+            w.bool(visible)
+            w.key("enabled")
+            w.bool(!disabled[s])
+            w.key("required")
+            w.bool(visible && plan.spec(layout.fields[s].spec).validations?.required == true)
+            w.endObject()
+        }
+        w.endObject()
+        w.key("sections")
+        w.beginObject()
+        for (ss, section) in layout.sections.enumerated() {
+            guard let id = section.id else { continue }
+            w.key(id)
+            w.beginObject()
+            w.key("visible")
+            w.bool(!sectionHidden[ss])
+            w.endObject()
+        }
+        w.endObject()
+        w.key("actions")
+        w.beginArray()
+        for a in actions + structuralActions {
+            w.beginObject()
+            w.key("id")
+            w.string(a.id)
+            w.key("type")
+            w.string(a.type)
+            w.key("action")
+            w.string(a.action.rawValue)
+            if a.action == .update {
+                w.key("value")
+                w.writeValue(a.value ?? .null)
+            }
+            w.endObject()
+        }
+        w.endArray()
+        writeErrors(&w)
+        writeDropped(&w)
+        w.endObject()
+    }
+
+    /// The value a slot has in the response: canonical, or as sent when its kind cannot hold it.
+    func outputValue(_ s: Int) -> JSONValue? {
+        guard isVisible(s) else { return nil }
+        if invalid[s] { return sent[s] }
+        return value[s]
+    }
+
+    private func writeValues(_ w: inout JSONWriter) {
+        w.key("values")
+        w.beginObject()
+        for s in layout.fields.indices {
+            guard let v = outputValue(s) else { continue }
+            w.key(layout.fields[s].id)
+            w.writeValue(v)
+        }
+        w.endObject()
+    }
+
+    private func writeErrors(_ w: inout JSONWriter) {
+        w.key("errors")
+        w.beginArray()
+        for e in errors {
+            w.beginObject()
+            switch e.subject {
+            case .field(let id):
+                w.key("field")
+                w.string(id)
+            case .section(let id):
+                w.key("section")
+                w.string(id)
+            case .form: break
+            }
+            w.key("code")
+            w.string(e.code.rawValue)
+            w.key("message")
+            w.string(e.message)
+            w.key("params")
+            w.beginObject()
+            for p in e.params {
+                w.key(p.key)
+                w.writeValue(p.value)
+            }
+            w.endObject()
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    /// Every submitted key that carried a value and is not in `values` as sent, with the first
+    /// reason that applies (SEMANTICS §8).
+    public var dropped: [(field: String, reason: DropReason)] {
+        var out: [(String, DropReason)] = []
+        for (key, slot, v) in submittedKeys {
+            switch v {
+            case .null: continue
+            case .string(let s) where s.allSatisfy(\.isWhitespace): continue
+            default: break
+            }
+            guard slot >= 0 else {
+                out.append((key, .unknown))
+                continue
+            }
+            let spec = plan.spec(layout.fields[slot].spec)
+            if !spec.holdsValue {
+                out.append((key, .notInput))
+            } else if !isVisible(slot) {
+                out.append((key, .hidden))
+            } else if spec.formula != nil {
+                if value[slot] != v { out.append((key, .computed)) }
+            } else if cleared[slot] && value[slot] == nil {
+                out.append((key, .cleared))
+            }
+        }
+        return out
+    }
+
+    private func writeDropped(_ w: inout JSONWriter) {
+        w.key("dropped")
+        w.beginArray()
+        for d in dropped {
+            w.beginObject()
+            w.key("field")
+            w.string(d.field)
+            w.key("reason")
+            w.string(d.reason.rawValue)
+            w.endObject()
+        }
+        w.endArray()
+    }
+}

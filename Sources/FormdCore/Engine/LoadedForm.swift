@@ -1,0 +1,92 @@
+/// A definition file that passed its checks: what the service serves and evaluates.
+public final class LoadedForm: Sendable {
+    public let id: String
+    /// Strong ETag of `servedBytes`, quoted: `"3f2a…"`.
+    public let version: String
+    /// The file's bytes when strict JSON, else with each trailing comma removed (API.md).
+    public let servedBytes: [UInt8]
+    public let plan: FormPlan
+    /// Warnings found at load (unknown keys, targets naming nothing).
+    public let warnings: [Diagnostic]
+
+    init(id: String, servedBytes: [UInt8], plan: FormPlan, warnings: [Diagnostic]) {
+        self.id = id
+        self.servedBytes = servedBytes
+        self.version = ETag.strong(of: servedBytes)
+        self.plan = plan
+        self.warnings = warnings
+    }
+
+    /// `title`, else the first group's title, else the id (API.md `GET /forms`).
+    public var title: String { plan.definition.displayTitle ?? id }
+}
+
+/// Reads, checks and compiles definition files (SEMANTICS §1).
+public enum FormLoader {
+    public struct Result: Sendable {
+        public let form: LoadedForm?
+        /// Every problem, errors and warnings, in file order of discovery.
+        public let diagnostics: [Diagnostic]
+        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    }
+
+    /// Form ids: `[A-Za-z0-9][A-Za-z0-9_-]{0,127}`.
+    public static func isValidID(_ id: String) -> Bool {
+        let u = id.utf8
+        guard let first = u.first, u.count <= 128, first.isASCIIAlphanumeric else { return false }
+        return u.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    public static func load(id: String, bytes: [UInt8]) -> Result {
+        let document: JSONDocument
+        do {
+            document = try JSONParser.parse(bytes, options: .definition)
+        } catch {
+            return Result(
+                form: nil, diagnostics: [Diagnostic(.error, path: "", message: error.message, line: error.line, column: error.column)])
+        }
+        let locate: DefinitionReader.Locator = { path in
+            (document.location(of: path) ?? document.keyLocation(of: path)).map { ($0.line, $0.column) }
+        }
+        var reader = DefinitionReader(locate: { path in
+            (document.keyLocation(of: path) ?? document.location(of: path)).map { ($0.line, $0.column) }
+        })
+        guard let definition = reader.read(document.root) else { return Result(form: nil, diagnostics: reader.diagnostics) }
+        var compiler = FormCompiler(
+            definition: definition, locate: locate,
+            locateInString: { path, offset in
+                document.stringContentLocation(of: path, scalarOffset: offset).map { ($0.line, $0.column) }
+            })
+        let plan = compiler.compile()
+        let diagnostics = reader.diagnostics + compiler.diagnostics
+        guard let plan, !diagnostics.contains(where: { $0.severity == .error }) else {
+            return Result(form: nil, diagnostics: diagnostics)
+        }
+        let served = document.trailingCommaOffsets.isEmpty ? bytes : document.strictBytes(from: bytes)
+        return Result(
+            form: LoadedForm(id: id, servedBytes: served, plan: plan, warnings: diagnostics), diagnostics: diagnostics)
+    }
+}
+
+extension UInt8 {
+    var isASCIIAlphanumeric: Bool { (self >= 48 && self <= 57) || (self >= 65 && self <= 90) || (self >= 97 && self <= 122) }
+}
+
+/// Strong entity tags: two independent 64-bit FNV-1a hashes of the bytes, as 32 hex digits.
+enum ETag {
+    static func strong(of bytes: [UInt8]) -> String {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x84222325_cbf29ce4
+        for byte in bytes {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            b = (b &+ UInt64(byte)) &* 0x9E37_79B9_7F4A_7C15
+            b ^= b >> 29
+        }
+        return "\"" + hex(a) + hex(b ^ UInt64(bytes.count)) + "\""
+    }
+
+    private static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import FormdCore
+import Foundation
+
+/// `formd check [PATH ...]`: one `FILE:LINE:COL: error|warning: MESSAGE` line per problem.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check definition files or folders; exit 1 when any has an error.",
+        discussion: "Prints FILE:LINE:COL: error: MESSAGE (or warning:) per problem on standard output."
+    )
+
+    @Argument(help: "Definition files or folders (default: Forms).")
+    var paths: [String] = []
+
+    func run() throws {
+        var failed = false
+        var out = ""
+        for path in paths.isEmpty ? ["Forms"] : paths {
+            for (file, problems) in DefinitionFiles.check(path: path) {
+                for d in problems { out += d.formatted(file: file) + "\n" }
+                if problems.contains(where: { $0.severity == .error }) { failed = true }
+            }
+        }
+        writeStdout(Array(out.utf8))
+        if failed { throw ExitCode(1) }
+    }
+}
+
+enum DefinitionFiles {
+    /// Checks a file, or every `*.json` of a folder (not its sub-folders), sorted by name.
+    static func check(path: String) -> [(String, [Diagnostic])] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return [(path, [Diagnostic(.error, path: "", message: "no such file or folder")])]
+        }
+        guard isDirectory.boolValue else { return [(path, checkFile(path))] }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return names.map { name in
+            let file = (path as NSString).appendingPathComponent(name)
+            let id = String(name.dropLast(5))
+            if !FormLoader.isValidID(id) {
+                return (file, [Diagnostic(.warning, path: "", message: "\"\(id)\" is not a valid form id; the file is not served")])
+            }
+            return (file, checkFile(file))
+        }
+    }
+
+    static func checkFile(_ file: String) -> [Diagnostic] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return [Diagnostic(.error, path: "", message: "cannot read the file")]
+        }
+        let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        return FormLoader.load(id: id, bytes: Array(data)).diagnostics
+    }
+
+    /// Loads FORM: a path to a `.json` file, or a form id looked up in `formsDirectory`.
+    static func loadForm(_ form: String, formsDirectory: String) throws -> LoadedForm {
+        let isPath = form.hasSuffix(".json") || form.contains("/")
+        let file = isPath ? form : (formsDirectory as NSString).appendingPathComponent(form + ".json")
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError(isPath ? "cannot read \(file)" : "no form \"\(form)\" in \(formsDirectory)")
+        }
+        let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let result = FormLoader.load(id: id, bytes: Array(data))
+        guard let loaded = result.form else {
+            let lines = result.diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: file) }
+            throw UsageError(lines.joined(separator: "\n"))
+        }
+        return loaded
+    }
+}
