@@ -1,0 +1,49 @@
+import Foundation
+
+/// A variable's value as the engine hands it to the evaluator.
+///
+/// The engine passes `.missing` for fields that are absent, hidden or invalid, numbers for
+/// numeric kinds (switches as 1/0, selects in formulas as their option `value`), and strings
+/// for text. Strings that read as numbers (`Decimal.parseNumber`) count as numbers.
+public enum Operand: Sendable, Hashable {
+    case missing
+    case number(Decimal)
+    case string(String)
+}
+
+/// Where evaluation reads its variables. The engine resolves each name of
+/// `Formula.variables` / `Condition.variables` (and each `aggregates` entry) to an integer slot
+/// once at load (`bound(variableSlots:aggregateSlots:)`); evaluation then only asks for slots.
+///
+/// Evaluation is generic over the environment so that it specializes; make conformers structs.
+public protocol ExpressionEnvironment {
+    /// The value of the scalar variable bound to `slot`.
+    func operand(_ slot: Int) -> Operand
+    /// Calls `body` with the value of the aggregated field in every existing instance,
+    /// in instance order (`.missing` for instances without a value is fine: they are skipped).
+    func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void)
+}
+
+/// `T[*].attr` in an aggregate: the dynamic section (template) id and the attribute, e.g.
+/// `tickets[*].total` is template `tickets`, attribute `total`; instance fields are
+/// `tickets[n].total`, the template field is `tickets[:index].total`.
+public struct AggregateReference: Sendable, Hashable, CustomStringConvertible {
+    public let template: String
+    public let attribute: String
+
+    public init(template: String, attribute: String) {
+        self.template = template
+        self.attribute = attribute
+    }
+
+    /// The template field id this aggregates: `tickets[:index].total`.
+    public var templateFieldId: String { "\(template)[:index].\(attribute)" }
+    /// The id of instance `index`: `tickets[3].total`.
+    public func instanceFieldId(_ index: Int) -> String { "\(template)[\(index)].\(attribute)" }
+    public var description: String { "\(template)[*].\(attribute)" }
+}
+
+/// The aggregate functions over `T[*].attr`.
+public enum AggregateFunction: String, Sendable, Hashable {
+    case sum, count, avg, min, max
+}

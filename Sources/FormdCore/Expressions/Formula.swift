@@ -1,0 +1,71 @@
+import Foundation
+
+/// A numeric formula (SEMANTICS §4), parsed once at load.
+///
+/// Usage by the engine: `Formula(parsing:)` at load (errors carry a 1-based column); for
+/// template fields `substitutingIndex(n)` per instance; resolve `variables` and `aggregates`
+/// to slots once and call `bound(variableSlots:aggregateSlots:)`; then `evaluate(in:)` per
+/// request. Until bound, slot `i` is simply index `i` of `variables` / `aggregates`.
+public struct Formula: Sendable {
+    public let source: String
+    /// Distinct field ids the formula reads, in order of first use, `$` stripped.
+    public private(set) var variables: [String]
+    /// Distinct `T[*].attr` references of its aggregates, in order of first use.
+    public private(set) var aggregates: [AggregateReference]
+    let root: ExpressionNode
+    private(set) var variableSlots: [Int]
+    private(set) var aggregateSlots: [Int]
+
+    public init(parsing source: String) throws(ExpressionError) {
+        var parser = try ExpressionParser(source, dialect: .formula)
+        root = try parser.parse()
+        self.source = source
+        variables = parser.variables
+        aggregates = parser.aggregates
+        variableSlots = Array(variables.indices)
+        aggregateSlots = Array(aggregates.indices)
+    }
+
+    /// A copy with `:index` replaced by `index` in every variable and aggregate name
+    /// (`$tickets[:index].quantity` reads `tickets[3].quantity`). The tree is shared.
+    public func substitutingIndex(_ index: Int) -> Formula {
+        var copy = self
+        copy.variables = variables.map { IndexPlaceholder.substitute($0, index) }
+        copy.aggregates = aggregates.map {
+            AggregateReference(template: IndexPlaceholder.substitute($0.template, index),
+                               attribute: IndexPlaceholder.substitute($0.attribute, index))
+        }
+        return copy
+    }
+
+    /// A copy whose `variables[i]` is read from environment slot `variableSlots[i]` and whose
+    /// `aggregates[j]` from aggregate slot `aggregateSlots[j]`.
+    public func bound(variableSlots: [Int], aggregateSlots: [Int] = []) -> Formula {
+        precondition(variableSlots.count == variables.count && aggregateSlots.count == aggregates.count,
+                     "one slot per variable and per aggregate")
+        var copy = self
+        copy.variableSlots = variableSlots
+        copy.aggregateSlots = aggregateSlots
+        return copy
+    }
+
+    /// The value, or nil for no value (division by zero, out of range, an empty avg/min/max).
+    /// Inexact results are rounded to 15 significant digits.
+    public func evaluate<E: ExpressionEnvironment>(in environment: E) -> Decimal? {
+        var evaluator = FormulaEvaluator(environment: environment, variableSlots: variableSlots,
+                                         aggregateSlots: aggregateSlots)
+        do {
+            let value = try evaluator.evaluate(root)
+            return evaluator.inexact ? DecimalMath.roundedToSignificantDigits(value) : value
+        } catch {
+            return nil
+        }
+    }
+}
+
+enum IndexPlaceholder {
+    static let token = ":index"
+    static func substitute(_ name: String, _ index: Int) -> String {
+        name.contains(token) ? name.replacingOccurrences(of: token, with: String(index)) : name
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// "No value" while evaluating a numeric formula (division by zero, out of range, an empty
+/// avg/min/max): the whole formula has no value.
+struct NoValue: Error {}
+
+/// Numeric formula semantics (SEMANTICS §4): a missing operand, and a string that does not read
+/// as a number, contribute 0. Aggregates skip instances without a numeric value.
+struct FormulaEvaluator<Environment: ExpressionEnvironment> {
+    let environment: Environment
+    let variableSlots: [Int]
+    let aggregateSlots: [Int]
+    /// Set when some operation had to round; the result is then rounded to 15 digits.
+    var inexact = false
+
+    static func numeric(_ operand: Operand) -> Decimal? {
+        switch operand {
+        case .missing: return nil
+        case .number(let d): return d.isNaN ? nil : d
+        case .string(let s): return Decimal.parseNumber(s)
+        }
+    }
+
+    mutating func evaluate(_ node: ExpressionNode) throws(NoValue) -> Decimal {
+        switch node {
+        case .number(let d):
+            return d
+        case .variable(let i):
+            return Self.numeric(environment.operand(variableSlots[i])) ?? 0
+        case .negate(let operand):
+            return DecimalMath.negate(try evaluate(operand))
+        case .arithmetic(let first, let links):
+            var value = try evaluate(first)
+            for link in links {
+                let rhs = try evaluate(link.operand)
+                guard let r = Arithmetic.apply(link.op, value, rhs, &inexact) else { throw NoValue() }
+                value = r
+            }
+            return value
+        case .function(let fn, let args):
+            var a = try evaluate(args[0])
+            if fn == .min || fn == .max {
+                for k in 1..<args.count {
+                    let v = try evaluate(args[k])
+                    if fn == .min ? v < a : v > a { a = v }
+                }
+                return a
+            }
+            let b: Decimal? = args.count > 1 ? try evaluate(args[1]) : nil
+            guard let r = Arithmetic.call(fn, a, b, &inexact) else { throw NoValue() }
+            return r
+        case .aggregate(let fn, let i):
+            guard let r = Arithmetic.aggregate(fn, environment, aggregateSlots[i], &inexact) else {
+                throw NoValue()
+            }
+            return r
+        case .string, .compare, .all, .any, .not, .equals, .present, .missing:
+            throw NoValue()   // not produced by the formula parser
+        }
+    }
+}
+
+/// Operations shared by formulas and conditions.
+enum Arithmetic {
+    static func apply(_ op: ArithmeticOperator, _ a: Decimal, _ b: Decimal,
+                      _ inexact: inout Bool) -> Decimal? {
+        switch op {
+        case .add: return DecimalMath.add(a, b, &inexact)
+        case .subtract: return DecimalMath.subtract(a, b, &inexact)
+        case .multiply: return DecimalMath.multiply(a, b, &inexact)
+        case .divide: return DecimalMath.divide(a, b, &inexact)
+        case .modulo: return DecimalMath.modulo(a, b, &inexact)
+        }
+    }
+
+    /// Functions other than min/max (which the evaluators fold themselves); `b` is the second
+    /// argument of `round` and `pow`.
+    static func call(_ fn: NumericFunction, _ a: Decimal, _ b: Decimal?, _ inexact: inout Bool) -> Decimal? {
+        switch fn {
+        case .min, .max: return a
+        case .abs: return DecimalMath.abs(a)
+        case .round:
+            if let b { return DecimalMath.round(a, digits: b) }
+            return DecimalMath.round(a, scale: 0, .plain)
+        case .floor: return DecimalMath.floor(a)
+        case .ceil: return DecimalMath.ceil(a)
+        case .sqrt: return DecimalMath.sqrt(a, &inexact)
+        case .pow: return b.flatMap { DecimalMath.pow(a, $0, &inexact) }
+        }
+    }
+
+    /// sum/count over nothing are 0; avg/min/max over nothing are nil. Instances whose value is
+    /// missing or not numeric are skipped (and not counted).
+    static func aggregate<E: ExpressionEnvironment>(_ fn: AggregateFunction, _ environment: E,
+                                                    _ slot: Int, _ inexact: inout Bool) -> Decimal? {
+        var count = 0
+        var total = Decimal(0)
+        var best: Decimal?
+        var overflow = false
+        var rounded = false
+        environment.forEachAggregateValue(slot) { operand in
+            guard let v = FormulaEvaluator<E>.numeric(operand) else { return }
+            count += 1
+            switch fn {
+            case .count: break
+            case .sum, .avg:
+                if let t = DecimalMath.add(total, v, &rounded) { total = t } else { overflow = true }
+            case .min: if best == nil || v < best! { best = v }
+            case .max: if best == nil || v > best! { best = v }
+            }
+        }
+        if rounded { inexact = true }
+        if overflow { return nil }
+        switch fn {
+        case .count: return Decimal(count)
+        case .sum: return total
+        case .avg: return count == 0 ? nil : DecimalMath.divide(total, Decimal(count), &inexact)
+        case .min, .max: return best
+        }
+    }
+}
