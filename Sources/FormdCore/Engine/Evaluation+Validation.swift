@@ -42,14 +42,15 @@ extension Evaluation {
         let rules = spec.validations
         let label = slot.instance >= 0 ? spec.label.replacingOccurrences(of: ":index", with: String(slot.instance)) : spec.label
         let subject = FormError.Subject.field(slot.id)
+        let fieldMessages = rules?.messageTable
         if invalid[s] {
             errors.append(
-                makeError(subject, .type, params: [("expected", .string(spec.kind.expectedName))], label: label, fieldMessages: rules?.messageTable))
+                makeError(subject, .type, params: [("expected", .string(spec.kind.expectedName))], label: label, fieldMessages: fieldMessages))
             return
         }
         guard let v = value[s] else {
             if rules?.required == true, mode == .validate || changedIDs.contains(slot.id) {
-                errors.append(makeError(subject, .required, params: [], label: label, fieldMessages: rules?.messageTable))
+                errors.append(makeError(subject, .required, params: [], label: label, fieldMessages: fieldMessages))
             }
             return
         }
@@ -59,25 +60,25 @@ extension Evaluation {
             if let text {
                 let length = text.utf16.count
                 if let min = rules.minLength, length < min {
-                    errors.append(makeError(subject, .minLength, params: [("min", .int(min))], label: label, fieldMessages: rules?.messageTable))
+                    errors.append(makeError(subject, .minLength, params: [("min", .int(min))], label: label, fieldMessages: fieldMessages))
                 }
                 if let max = rules.maxLength, length > max {
-                    errors.append(makeError(subject, .maxLength, params: [("max", .int(max))], label: label, fieldMessages: rules?.messageTable))
+                    errors.append(makeError(subject, .maxLength, params: [("max", .int(max))], label: label, fieldMessages: fieldMessages))
                 }
             }
             if rules.minValue != nil || rules.maxValue != nil, checksText, let x = v.numericReading {
                 if let (t, min) = rules.minValue, x < min {
                     errors.append(
-                        makeError(subject, .minValue, params: [("min", .number(JSONNumber(literal: t)))], label: label, fieldMessages: rules?.messageTable))
+                        makeError(subject, .minValue, params: [("min", .number(JSONNumber(literal: t)))], label: label, fieldMessages: fieldMessages))
                 }
                 if let (t, max) = rules.maxValue, x > max {
                     errors.append(
-                        makeError(subject, .maxValue, params: [("max", .number(JSONNumber(literal: t)))], label: label, fieldMessages: rules?.messageTable))
+                        makeError(subject, .maxValue, params: [("max", .number(JSONNumber(literal: t)))], label: label, fieldMessages: fieldMessages))
                 }
             }
             if let pattern = rules.format, let text, !pattern.matches(text) {
                 errors.append(
-                    makeError(subject, .format, params: [("pattern", .string(pattern.source))], label: label, fieldMessages: rules?.messageTable))
+                    makeError(subject, .format, params: [("pattern", .string(pattern.source))], label: label, fieldMessages: fieldMessages))
             }
             if let ref = rules.compareTo,
                 let o = layout.slot(of: ref, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
@@ -87,11 +88,11 @@ extension Evaluation {
                     makeError(
                         subject, .compare,
                         params: [("other", .string(layout.fields[o].id)), ("rule", .string(rules.compareRule.rawValue))],
-                        label: label, fieldMessages: rules?.messageTable))
+                        label: label, fieldMessages: fieldMessages))
             }
         }
         if let check = spec.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
-            errors.append(makeError(subject, check.errorCode, params: [], label: label, fieldMessages: rules?.messageTable))
+            errors.append(makeError(subject, check.errorCode, params: [], label: label, fieldMessages: fieldMessages))
         }
     }
 
@@ -141,3 +142,22 @@ extension JSONValue {
     static func int(_ i: Int) -> JSONValue { .number(JSONNumber(literal: String(i))) }
 }
 
+
+extension Evaluation {
+    func makeError(
+        _ subject: FormError.Subject, _ code: ErrorCode, params: [(key: String, value: JSONValue)], label: String,
+        fieldMessages: MessageTable?
+    ) -> FormError {
+        let texts = params.map { p -> (name: String, text: String) in
+            switch p.value {
+            case .string(let s): (p.key, s)
+            case .number(let n): (p.key, n.text)
+            case .array(let items): (p.key, items.compactMap(\.stringValue).joined(separator: ", "))
+            default: (p.key, "")
+            }
+        }
+        let message = MessageCatalog.builtIn.message(
+            for: code, locale: options.locale, field: fieldMessages, form: plan.formMessages, label: label, params: texts)
+        return FormError(subject: subject, code: code, params: params, message: message)
+    }
+}

@@ -172,7 +172,7 @@ struct DefinitionReader {
             error(p, "a field needs an \"id\"")
             return nil
         }
-        var options: [Option] = []
+        var options: [FieldOption] = []
         switch present(o["values"]) {
         case .array(let list)?:
             for (k, item) in list.enumerated() {
@@ -198,7 +198,7 @@ struct DefinitionReader {
             targets: readTargets(o["targets"], path: "\(p).targets"), raw: o, path: p)
     }
 
-    private mutating func readOption(_ value: JSONValue, path p: String) -> Option? {
+    private mutating func readOption(_ value: JSONValue, path p: String) -> FieldOption? {
         guard case .object(let o) = value else {
             error(p, "an option must be an object")
             return nil
@@ -216,7 +216,7 @@ struct DefinitionReader {
         case nil: break
         case .some: error("\(p).value", "an option's \"value\" is its numeric payload and must be a number")
         }
-        return Option(
+        return FieldOption(
             id: id, title: string(o, "title", path: p), value: number, isDefault: bool(o, "default", path: p) ?? false,
             targets: readTargets(o["targets"], path: "\(p).targets"), path: p)
     }

@@ -10,7 +10,7 @@ public struct Field: Sendable, Hashable {
     public var disabled: Bool
     /// The JSON `value` default, as written.
     public var value: JSONValue?
-    public var options: [Option]
+    public var options: [FieldOption]
     public var validations: Validations?
     public var formula: String?
     public var targets: [Target]
@@ -20,7 +20,7 @@ public struct Field: Sendable, Hashable {
 
     public init(
         id: String, type: String?, inputType: String?, title: String?, hidden: Bool, disabled: Bool,
-        value: JSONValue?, options: [Option], validations: Validations?, formula: String?,
+        value: JSONValue?, options: [FieldOption], validations: Validations?, formula: String?,
         targets: [Target], raw: JSONObject, path: String
     ) {
         self.id = id
