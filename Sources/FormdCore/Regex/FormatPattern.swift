@@ -22,6 +22,11 @@ public final class FormatPattern: Sendable {
     /// conversion/pool checkout happen outside the engine's clock.
     public static let defaultTimeBudget: Duration = .milliseconds(4)
 
+    /// Engine steps (10,000 backtracking state saves each) allowed per check;
+    /// 12 steps take ~2.5–3.6 ms on the reference host, so the step limit
+    /// normally ends a runaway search before the clock does, deterministically.
+    static let defaultStepBudget: Int32 = 12
+
     /// The pattern exactly as written in the form definition.
     public let source: String
     /// Wall-clock budget of one check.
@@ -29,6 +34,7 @@ public final class FormatPattern: Sendable {
 
     private let matcher: any FormatMatcher
     private let budgetNanoseconds: UInt64
+    private let stepBudget: Int32
 
     /// Compiles `pattern` with the platform's preferred engine. An empty
     /// pattern is an error, as it is for NSRegularExpression on iOS.
@@ -36,23 +42,30 @@ public final class FormatPattern: Sendable {
         _ pattern: String,
         timeBudget: Duration = FormatPattern.defaultTimeBudget
     ) throws(FormatPatternError) {
-        try self.init(pattern, timeBudget: timeBudget, engine: .preferred)
+        try self.init(pattern, timeBudget: timeBudget, stepBudget: Self.defaultStepBudget, engine: .preferred)
     }
 
     /// Engine choice is internal so tests can exercise the fallback on Linux.
-    init(_ pattern: String, timeBudget: Duration, engine: FormatEngine) throws(FormatPatternError) {
+    init(
+        _ pattern: String,
+        timeBudget: Duration = FormatPattern.defaultTimeBudget,
+        stepBudget: Int32 = FormatPattern.defaultStepBudget,
+        engine: FormatEngine
+    ) throws(FormatPatternError) {
         // ICU and NSRegularExpression both reject "", but with an unhelpful reason.
         guard !pattern.isEmpty else { throw FormatPatternError(message: "empty pattern", offset: 0) }
         self.source = pattern
         self.timeBudget = timeBudget
         self.budgetNanoseconds = timeBudget.clampedNanoseconds
+        self.stepBudget = stepBudget
         self.matcher = try engine.compile(pattern)
     }
 
-    /// Checks `text`; never takes (much) longer than `timeBudget`.
+    /// Checks `text`; gives up (`.timedOut`) after `timeBudget` or after a fixed
+    /// amount of backtracking work, whichever comes first.
     public func evaluate(_ text: String) -> Outcome {
         let (deadline, overflow) = MonotonicClock.now().addingReportingOverflow(budgetNanoseconds)
-        return matcher.evaluate(text, deadline: overflow ? .max : deadline)
+        return matcher.evaluate(text, budget: MatchBudget(deadline: overflow ? .max : deadline, steps: stepBudget))
     }
 
     /// `true` only for `.match`; a timed-out check counts as not matching.
