@@ -80,7 +80,7 @@ import Testing
     static func measure(_ pattern: FormatPattern, _ text: String) -> Measurement {
         var result = Measurement()
         _ = pattern.evaluate(text)  // warm-up: first clone, page faults
-        for _ in 0..<(runs * 8) where result.cleanRuns < runs {
+        for _ in 0..<(runs * 20) where result.cleanRuns < runs {
             // Sleeping first gives the run a fresh scheduler slice, so it is
             // less likely to be preempted by the other processes on this host.
             usleep(2_000)
