@@ -106,6 +106,21 @@ import Testing
         #expect(evil.evaluate("bbb") == .noMatch)
     }
 
+    @Test func stepBudgetEndsSearchWithoutTheClock() throws {
+        let engine = FormatEngine.icu
+        try #require(FormatEngine.allCases.contains(engine))
+        let text = String(repeating: "a", count: 1023) + "!"
+        let evil = try FormatPattern("(a+)+$", timeBudget: .seconds(60), engine: engine)
+        let start = MonotonicClock.now()
+        #expect(evil.evaluate(text) == .timedOut)
+        #expect(MonotonicClock.now() - start < 1_000_000_000)
+        // (.*a){12} needs ~16 steps to find its match on this input: the outcome
+        // depends on the step budget, not on how busy the host is.
+        let slow = #"(.*a){12}"#
+        #expect(try FormatPattern(slow, timeBudget: .seconds(60), stepBudget: 8, engine: engine).evaluate(text) == .timedOut)
+        #expect(try FormatPattern(slow, timeBudget: .seconds(60), stepBudget: 64, engine: engine).evaluate(text) == .match)
+    }
+
     @Test func extremeBudgetsDoNotTrap() throws {
         let huge = try FormatPattern("a", timeBudget: .seconds(Int64.max))
         #expect(huge.matches("cat"))

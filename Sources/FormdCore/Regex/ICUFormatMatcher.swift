@@ -36,14 +36,14 @@ final class ICUFormatMatcher: FormatMatcher, @unchecked Sendable {
         swift_uregex_close(prototype)
     }
 
-    func evaluate(_ text: String, deadline: UInt64) -> FormatPattern.Outcome {
+    func evaluate(_ text: String, budget: MatchBudget) -> FormatPattern.Outcome {
         let count = text.utf16.count
         guard count <= Int32.max, let matcher = checkOut() else { return .timedOut }
         defer { checkIn(matcher) }
         // UTF-16 copy on the stack for typical field sizes (heap only if large).
         return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(count, 1)) { buffer in
             _ = buffer.initialize(from: text.utf16)
-            return matcher.find(in: UnsafeBufferPointer(rebasing: buffer[..<count]), deadline: deadline)
+            return matcher.find(in: UnsafeBufferPointer(rebasing: buffer[..<count]), budget: budget)
         }
     }
 
@@ -65,40 +65,41 @@ final class ICUFormatMatcher: FormatMatcher, @unchecked Sendable {
     }
 }
 
-/// One clone plus the deadline slot its match callback reads. Used by one thread at a time.
+/// One clone plus the budget slot its match callback reads. Used by one thread at a time.
 private final class ICUMatcher {
     private let regex: OpaquePointer
-    private let deadline: UnsafeMutablePointer<UInt64>
+    private let budget: UnsafeMutablePointer<MatchBudget>
 
     init?(cloning prototype: OpaquePointer) {
         var status = U_ZERO_ERROR
         guard let clone = swift_uregex_clone(prototype, &status), status.rawValue <= U_ZERO_ERROR.rawValue
         else { return nil }
         regex = clone
-        deadline = .allocate(capacity: 1)
-        deadline.initialize(to: 0)
-        // ICU calls this every 10,000 backtrack-state saves (~0.2 ms here); a
-        // wall-clock deadline is used rather than uregex_setTimeLimit, whose
-        // "steps" have no fixed duration (measured ~0.37 ms each on this host).
-        swift_uregex_setMatchCallback(regex, { context, _ in
+        budget = .allocate(capacity: 1)
+        budget.initialize(to: MatchBudget(deadline: 0, steps: 0))
+        // ICU calls this every 10,000 backtrack-state saves with the step count
+        // so far. Our callback replaces uregex_setTimeLimit (same step counter)
+        // so it can also enforce the wall-clock deadline: a step's duration
+        // depends on the pattern and on host load.
+        swift_uregex_setMatchCallback(regex, { context, steps in
             guard let context else { return 0 }
-            return MonotonicClock.now() < context.load(as: UInt64.self) ? 1 : 0
-        }, UnsafeRawPointer(deadline), &status)
+            return context.load(as: MatchBudget.self).isSpent(afterSteps: steps) ? 0 : 1
+        }, UnsafeRawPointer(budget), &status)
         if status.rawValue > U_ZERO_ERROR.rawValue {
             swift_uregex_close(clone)
-            deadline.deallocate()
+            budget.deallocate()
             return nil
         }
     }
 
     func close() {
         swift_uregex_close(regex)
-        deadline.deinitialize(count: 1)
-        deadline.deallocate()
+        budget.deinitialize(count: 1)
+        budget.deallocate()
     }
 
-    func find(in text: UnsafeBufferPointer<UInt16>, deadline end: UInt64) -> FormatPattern.Outcome {
-        deadline.pointee = end
+    func find(in text: UnsafeBufferPointer<UInt16>, budget limits: MatchBudget) -> FormatPattern.Outcome {
+        budget.pointee = limits
         var status = U_ZERO_ERROR
         swift_uregex_setText(regex, text.baseAddress ?? ICUMatcher.empty, Int32(text.count), &status)
         let found = swift_uregex_find(regex, 0, &status)
