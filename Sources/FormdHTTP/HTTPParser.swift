@@ -310,7 +310,7 @@ struct HTTPParser {
                 var k = i
                 var size = 0
                 while k < eol, let d = hexValue(buf[k]) {
-                    if size > (Int.max >> 5) { return (fail(.bodyTooLarge), i) }
+                    if k - i >= 15 { return (fail(.badRequest("Chunk size out of range.")), i) }
                     size = size << 4 | d
                     k += 1
                 }
