@@ -124,6 +124,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if now >= nextSweep {
                 nextSweep = now + sweepInterval
+                if draining { nextSweep = min(nextSweep, max(drainDeadline, now + 1)) }
                 sweep()
             }
         }
@@ -235,6 +236,7 @@ final class EventLoop: @unchecked Sendable {
     func beginDrain(deadline: Int64) {
         draining = true
         drainDeadline = deadline
+        nextSweep = min(nextSweep, deadline)
         pauseAccepting()
         for c in connections { c?.drain() }
         if connectionCount == 0 { finishDrain() }
