@@ -32,9 +32,9 @@ public struct HTTPRequest: Sendable {
 
     static func split(target: String) -> (String, String?) {
         var t = Substring(target)
-        if !t.hasPrefix("/"), let r = t.range(of: "://") {
+        if !t.hasPrefix("/"), let colon = t.firstIndex(of: ":"), t[colon...].hasPrefix("://") {
             // absolute-form: drop scheme and authority
-            let afterScheme = t[r.upperBound...]
+            let afterScheme = t[t.index(colon, offsetBy: 3)...]
             if let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) {
                 t = afterScheme[slash...]
             } else {
