@@ -1,0 +1,289 @@
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One client connection. Confined to its `EventLoop`'s thread (the only thread that touches
+/// it); `@unchecked Sendable` only so a worker-pool completion can carry it back to that thread.
+///
+/// Memory: no buffer is held while idle. Bytes are read into the loop's shared buffer and
+/// parsed there; only an incomplete head/line is copied into `pending`, and only output the
+/// socket did not take is kept in `unsent`.
+final class Connection: @unchecked Sendable {
+    let fd: Int32
+    unowned let loop: EventLoop
+    private var parser: HTTPParser
+    private var pending: [UInt8] = []
+    private var unsent: [UInt8] = []
+    private var unsentOffset = 0
+    /// When the current phase times out (monotonic ms); checked by the loop's sweep.
+    var deadline: Int64
+    private var timerState = 0
+    private var interest = Sys.EPOLLIN
+    private(set) var closed = false
+    private var inFlight = false
+    private var closeAfterFlush = false
+    private var lingering = false
+    private var peerEOF = false
+
+    init(fd: Int32, loop: EventLoop) {
+        self.fd = fd
+        self.loop = loop
+        parser = HTTPParser(maxBodyBytes: loop.config.maxBodyBytes, maxHeaderBytes: loop.config.maxHeaderBytes)
+        deadline = loop.now + Int64(loop.config.headerTimeout * 1000)
+    }
+
+    // MARK: events
+
+    func handleEvents(_ events: UInt32) {
+        if closed { return }
+        if events & Sys.EPOLLOUT != 0 {
+            onWritable()
+            if closed { return }
+        }
+        if events & (Sys.EPOLLIN | Sys.EPOLLHUP | Sys.EPOLLERR) != 0 { onReadable() }
+    }
+
+    private func onReadable() {
+        let buf = loop.readBuffer
+        let n = recv(fd, buf.baseAddress, buf.count, 0)
+        if n < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            close()
+            return
+        }
+        if lingering {
+            if n == 0 { close() }
+            return  // discard: we are only waiting for the client to see our last response
+        }
+        if n == 0 {
+            peerEOF = true
+            if !inFlight && unsent.isEmpty { close() } else { updateInterest() }
+            return
+        }
+        if inFlight || closeAfterFlush || !unsent.isEmpty {
+            // not parsing right now (interest should already exclude reads); keep the bytes
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: buf.baseAddress, count: n))
+            return
+        }
+        loop.writeStaging.removeAll(keepingCapacity: true)
+        if pending.isEmpty {
+            let bytes = UnsafeBufferPointer(start: buf.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            let used = parse(bytes)
+            if used < n && !closeAfterFlush {
+                pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[used...]))
+            }
+        } else {
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: buf.baseAddress, count: n))
+            parsePending()
+        }
+        flushStaging()
+    }
+
+    private func parsePending() {
+        guard !pending.isEmpty else { return }
+        let used = pending.withUnsafeBufferPointer { parse($0) }
+        if closeAfterFlush || used == pending.count {
+            pending = []  // release the capacity
+        } else if used > 0 {
+            pending.removeFirst(used)
+        }
+    }
+
+    /// Runs the parser over `buf`, answering requests into the loop's staging buffer.
+    /// Never closes the connection itself (it may run inside `pending`'s buffer access).
+    private func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
+        var off = 0
+        let config = loop.config
+        while !inFlight && !closeAfterFlush {
+            let (event, used) = parser.next(UnsafeBufferPointer(rebasing: buf[off...]))
+            off += used
+            switch event {
+            case .needMore:
+                if used == 0 || off == buf.count { return off }
+            case .sendContinue:
+                loop.writeStaging.append(contentsOf: ResponseEncoder.continueBytes)
+            case .request(var request, let keepAlive):
+                request.requestID = loop.encoder.requestID(from: request.headers)
+                var ctx = ResponseContext(isHead: request.method == "HEAD", versionMinor: request.versionMinor,
+                                          acceptEncoding: request.headers["accept-encoding"],
+                                          requestID: request.requestID, close: !keepAlive)
+                switch config.handlerMode {
+                case .inline:
+                    let response = loop.handler.handle(request)
+                    ctx.close = ctx.close || loop.draining
+                    loop.encoder.encode(response, ctx, into: &loop.writeStaging)
+                    if ctx.close { closeAfterFlush = true }
+                case .pool:
+                    inFlight = true
+                    let handler = loop.handler
+                    let loop = self.loop
+                    let request = request, ctx = ctx
+                    loop.server.worker(for: fd).async { [self] in
+                        let response = handler.handle(request)
+                        loop.execute { self.complete(response, ctx) }
+                    }
+                }
+            case .error(let error, let close):
+                let ctx = ResponseContext(requestID: loop.encoder.newID(), close: close || loop.draining)
+                loop.encoder.encode(error.response, ctx, into: &loop.writeStaging)
+                if ctx.close { closeAfterFlush = true }
+            }
+        }
+        return off
+    }
+
+    /// A worker-pool response, back on the loop thread.
+    private func complete(_ response: HTTPResponse, _ context: ResponseContext) {
+        guard !closed else { return }
+        inFlight = false
+        var ctx = context
+        ctx.close = ctx.close || loop.draining
+        loop.writeStaging.removeAll(keepingCapacity: true)
+        loop.encoder.encode(response, ctx, into: &loop.writeStaging)
+        if ctx.close { closeAfterFlush = true } else if !peerEOF { parsePending() }
+        flushStaging()
+    }
+
+    // MARK: output
+
+    private func flushStaging() {
+        let staging = loop.writeStaging
+        if !staging.isEmpty {
+            if unsent.isEmpty {
+                let written = staging.withUnsafeBytes { writeSome($0) }
+                if written < 0 { close(); return }
+                if written < staging.count {
+                    unsent = Array(staging[written...])
+                    unsentOffset = 0
+                }
+            } else {
+                unsent.append(contentsOf: staging)
+            }
+            if staging.count > 1 << 20 { loop.writeStaging = [] }
+        }
+        afterOutput()
+    }
+
+    private func onWritable() {
+        if !unsent.isEmpty {
+            let written = unsent.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[unsentOffset...])) }
+            if written < 0 { close(); return }
+            unsentOffset += written
+            if unsentOffset < unsent.count { return }
+            unsent = []
+            unsentOffset = 0
+        }
+        if !closeAfterFlush && !inFlight && !peerEOF && !pending.isEmpty {
+            loop.writeStaging.removeAll(keepingCapacity: true)
+            parsePending()
+            flushStaging()
+        } else {
+            afterOutput()
+        }
+    }
+
+    /// Bytes written (possibly fewer than asked), or -1 when the connection is dead.
+    private func writeSome(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var total = 0
+        while total < bytes.count {
+            let n = send(fd, bytes.baseAddress! + total, bytes.count - total, Int32(MSG_NOSIGNAL))
+            if n > 0 { total += n; continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            return -1
+        }
+        return total
+    }
+
+    private func afterOutput() {
+        if closed { return }
+        if unsent.isEmpty {
+            if closeAfterFlush && !lingering { startLingering(); return }
+            if peerEOF && !inFlight { close(); return }
+            if loop.draining && isIdle { close(); return }
+        }
+        updateInterest()
+        updateDeadline()
+    }
+
+    /// Half-close after the last response and discard input for a moment, so that unread
+    /// request bytes do not make the kernel reset the connection before the client reads it.
+    private func startLingering() {
+        lingering = true
+        pending = []
+        if peerEOF { close(); return }
+        shutdown(fd, Int32(SHUT_WR))
+        deadline = loop.now + min(2000, Int64(loop.config.headerTimeout * 1000))
+        updateInterest()
+    }
+
+    private func updateInterest() {
+        var want: UInt32 = 0
+        if !unsent.isEmpty {
+            want = Sys.EPOLLOUT
+        } else if lingering || (!inFlight && !closeAfterFlush && !peerEOF) {
+            want = Sys.EPOLLIN
+        }
+        if want != interest {
+            interest = want
+            loop.setInterest(fd, want)
+        }
+    }
+
+    private var isIdle: Bool { parser.phase == .idle && pending.isEmpty && unsent.isEmpty && !inFlight }
+
+    // MARK: timers
+
+    private func updateDeadline() {
+        if lingering { return }
+        let state: Int
+        if inFlight || !unsent.isEmpty {
+            state = 3
+        } else {
+            switch parser.phase {
+            case .idle: state = pending.isEmpty ? 0 : 1
+            case .head: state = 1
+            case .body: state = 2
+            case .dead: state = 4
+            }
+        }
+        // idle and waiting-on-output deadlines move with activity; head and body ones only
+        // start when the phase begins (a trickling client cannot extend them).
+        if state != timerState || state == 0 || state == 3 {
+            timerState = state
+            let c = loop.config
+            let seconds = state == 1 ? c.headerTimeout : state == 2 ? c.bodyTimeout : c.idleTimeout
+            deadline = loop.now + Int64(seconds * 1000)
+        }
+    }
+
+    func deadlinePassed() {
+        if closed { return }
+        if lingering { close(); return }
+        if inFlight { deadline = loop.now + Int64(loop.config.idleTimeout * 1000); return }
+        if !unsent.isEmpty { close(); return }  // the client stopped reading
+        if parser.phase == .dead || isIdle || peerEOF { close(); return }  // keep-alive idle: silent
+        // a started head or body that did not complete in time
+        loop.writeStaging.removeAll(keepingCapacity: true)
+        let ctx = ResponseContext(requestID: loop.encoder.newID(), close: true)
+        loop.encoder.encode(HTTPError.timeout.response, ctx, into: &loop.writeStaging)
+        closeAfterFlush = true
+        pending = []
+        flushStaging()
+    }
+
+    /// Server shutdown: idle connections close now; busy ones close after their response.
+    func drain() {
+        if !closed && isIdle { close() }
+    }
+
+    func close() {
+        if closed { return }
+        closed = true
+        _ = Glibc.close(fd)
+        pending = []
+        unsent = []
+        loop.remove(self)
+    }
+}

@@ -1,0 +1,250 @@
+import CZlib
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One I/O loop: a thread blocked in `epoll_wait`, owning a set of connections.
+///
+/// Concurrency: everything except `tasks`/`wakePending` (guarded by `lock`) is confined to the
+/// loop's own thread; other threads talk to it only through `execute(_:)`, hence
+/// `@unchecked Sendable`. Level-triggered epoll; the listening socket is registered in every
+/// loop with `EPOLLEXCLUSIVE`, so the kernel wakes one loop per incoming connection and the
+/// connections spread over the loops without a hand-off.
+final class EventLoop: @unchecked Sendable {
+    let index: Int
+    unowned let server: HTTPServer
+    let config: HTTPServerConfiguration
+    let handler: any HTTPHandler
+    let encoder: ResponseEncoder
+
+    private let epfd: Int32
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let lock = NSLock()
+    private var tasks: [() -> Void] = []
+    private var wakePending = false
+    private var alive = true
+
+    private var connections: [Connection?] = []
+    private(set) var connectionCount = 0
+    /// Shared read buffer: bytes land here first, so an idle connection holds no buffer.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// Staging buffer for responses produced while handling one connection's input.
+    var writeStaging: [UInt8] = []
+
+    private(set) var now: Int64 = Sys.nowMillis()
+    private let sweepInterval: Int64
+    private var nextSweep: Int64 = 0
+    private var listenFD: Int32 = -1
+    private var acceptPausedUntil: Int64 = 0
+    private var listening = false
+    private(set) var draining = false
+    private var drainDeadline: Int64 = 0
+    private var stopped = false
+
+    init(index: Int, server: HTTPServer, config: HTTPServerConfiguration, handler: any HTTPHandler) throws {
+        self.index = index
+        self.server = server
+        self.config = config
+        self.handler = handler
+        self.encoder = ResponseEncoder(serverName: config.serverName, compressionMinBytes: config.compressionMinBytes, loopIndex: index)
+        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epfd >= 0 else { throw HTTPServerError(description: "epoll_create1: \(Sys.errnoString)") }
+        var fds: [Int32] = [0, 0]
+        guard formd_pipe2(&fds, O_NONBLOCK | O_CLOEXEC) == 0 else { throw HTTPServerError(description: "pipe2: \(Sys.errnoString)") }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        _ = Sys.epollCtl(epfd, EPOLL_CTL_ADD, wakeRead, Sys.EPOLLIN)
+        readBuffer = .allocate(byteCount: 65536, alignment: 16)
+        let minTimeout = min(config.headerTimeout, config.bodyTimeout, config.idleTimeout)
+        sweepInterval = max(10, min(1000, Int64(minTimeout * 1000 / 5)))
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    // MARK: cross-thread
+
+    /// Runs `task` on the loop thread.
+    func execute(_ task: @escaping @Sendable () -> Void) {
+        lock.lock()
+        guard alive else { lock.unlock(); return }  // loop gone: the task's connection is closed anyway
+        tasks.append(task)
+        let needWake = !wakePending
+        wakePending = true
+        if needWake {
+            var b: UInt8 = 1
+            _ = write(wakeWrite, &b, 1)  // under the lock so the fd cannot be closed meanwhile
+        }
+        lock.unlock()
+    }
+
+    private func runTasks() {
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &drain, 64) > 0 {}
+        lock.lock()
+        let batch = tasks
+        tasks.removeAll()
+        wakePending = false
+        lock.unlock()
+        for t in batch { t() }
+    }
+
+    // MARK: loop
+
+    func start(listenFD: Int32) {
+        self.listenFD = listenFD
+        resumeAccepting()
+        let t = Thread { [self] in self.run() }
+        t.name = "formd-io-\(index)"
+        t.start()
+    }
+
+    private func run() {
+        let maxEvents = 256
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: maxEvents)
+        defer { events.deallocate() }
+        nextSweep = Sys.nowMillis() + sweepInterval
+        while !stopped {
+            let timeout = Int32(max(0, min(nextSweep - now, 1000)))
+            let n = epoll_wait(epfd, events, Int32(maxEvents), timeout)
+            now = Sys.nowMillis()
+            if n < 0 && errno != EINTR { break }
+            var i = 0
+            while i < Int(n) {
+                let ev = events[i]
+                i += 1
+                let fd = ev.data.fd
+                if fd == wakeRead { runTasks(); continue }
+                if fd == listenFD { acceptConnections(); continue }
+                guard Int(fd) < connections.count, let c = connections[Int(fd)] else { continue }
+                c.handleEvents(ev.events)
+            }
+            if now >= nextSweep {
+                nextSweep = now + sweepInterval
+                if draining { nextSweep = min(nextSweep, max(drainDeadline, now + 1)) }
+                sweep()
+            }
+        }
+        shutdownLoop()
+    }
+
+    private func shutdownLoop() {
+        for c in connections { c?.close() }
+        lock.lock()
+        alive = false
+        tasks.removeAll()
+        lock.unlock()
+        close(epfd)
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    // MARK: accept
+
+    private func resumeAccepting() {
+        guard !listening, !draining, listenFD >= 0 else { return }
+        if Sys.epollCtl(epfd, EPOLL_CTL_ADD, listenFD, Sys.EPOLLIN | Sys.EPOLLEXCLUSIVE) == 0 { listening = true }
+    }
+
+    private func pauseAccepting() {
+        guard listening else { return }
+        _ = Sys.epollCtl(epfd, EPOLL_CTL_DEL, listenFD, 0)
+        listening = false
+    }
+
+    private func acceptConnections() {
+        for _ in 0..<64 {
+            let fd = formd_accept4(listenFD, Sys.SOCK_NONBLOCK | Sys.SOCK_CLOEXEC)
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED, EPROTO: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors: stop polling the listener for a while instead of spinning.
+                    pauseAccepting()
+                    acceptPausedUntil = now + 100
+                    nextSweep = min(nextSweep, acceptPausedUntil)
+                    return
+                default: return  // EAGAIN and others
+                }
+            }
+            if !server.reserveConnection() {
+                rejectOverloaded(fd)
+                continue
+            }
+            Sys.setInt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+            let c = Connection(fd: fd, loop: self)
+            if Int(fd) >= connections.count {
+                connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+            }
+            connections[Int(fd)] = c
+            connectionCount += 1
+            if Sys.epollCtl(epfd, EPOLL_CTL_ADD, fd, Sys.EPOLLIN) != 0 { c.close() }
+        }
+    }
+
+    /// Past max_connections: a 503 written straight into the fresh socket's empty send buffer, then close.
+    private func rejectOverloaded(_ fd: Int32) {
+        var out: [UInt8] = []
+        encoder.encode(HTTPError.overloaded.response, ResponseContext(requestID: encoder.newID(), close: true), into: &out)
+        _ = out.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        shutdown(fd, Int32(SHUT_WR))
+        // Drain what the client already sent so close() does not turn into a reset that eats the 503.
+        _ = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
+        close(fd)
+    }
+
+    // MARK: connection bookkeeping (called by Connection)
+
+    func setInterest(_ fd: Int32, _ events: UInt32) {
+        _ = Sys.epollCtl(epfd, EPOLL_CTL_MOD, fd, events)
+    }
+
+    func remove(_ c: Connection) {
+        let fd = Int(c.fd)
+        if fd < connections.count, connections[fd] === c {
+            connections[fd] = nil
+            connectionCount -= 1
+            server.releaseConnection()
+        }
+        if draining && connectionCount == 0 { finishDrain() }
+    }
+
+    // MARK: timers
+
+    /// One pass over this loop's connections per `sweepInterval` instead of a timer per connection.
+    private func sweep() {
+        if !listening && !draining && acceptPausedUntil > 0 && now >= acceptPausedUntil {
+            acceptPausedUntil = 0
+            resumeAccepting()
+        }
+        if draining && now >= drainDeadline {
+            for c in connections { c?.close() }
+            return
+        }
+        for c in connections {
+            if let c, c.deadline <= now { c.deadlinePassed() }
+        }
+        if connections.count > 1024 && connectionCount == 0 { connections = [] }  // give memory back
+    }
+
+    // MARK: drain
+
+    /// Stops accepting, closes idle connections now, lets busy ones finish their response.
+    func beginDrain(deadline: Int64) {
+        draining = true
+        drainDeadline = deadline
+        nextSweep = min(nextSweep, deadline)
+        pauseAccepting()
+        for c in connections { c?.drain() }
+        if connectionCount == 0 { finishDrain() }
+    }
+
+    private func finishDrain() {
+        guard !stopped else { return }
+        stopped = true
+        server.loopDidDrain(self)
+    }
+}

@@ -1,0 +1,78 @@
+/// An ordered list of header fields with case-insensitive name lookup.
+///
+/// Names and values are kept as received (names are not re-cased); lookups compare
+/// ASCII case-insensitively without allocating.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    public typealias Element = (name: String, value: String)
+    @usableFromInline var fields: [Element]
+
+    public init() { fields = [] }
+    public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
+    public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+    public func makeIterator() -> IndexingIterator<[Element]> { fields.makeIterator() }
+
+    /// The first value of `name`, or nil.
+    public subscript(name: String) -> String? {
+        for f in fields where HTTPHeaders.equalsIgnoringCase(f.name, name) { return f.value }
+        return nil
+    }
+
+    /// Every value of `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { HTTPHeaders.equalsIgnoringCase($0.name, name) }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Appends a field (keeps existing fields of the same name).
+    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+
+    /// Replaces every field of `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name: name, value: value))
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { HTTPHeaders.equalsIgnoringCase($0.name, name) }
+    }
+
+    /// True when a comma-separated header (e.g. `Connection`) lists `token` (case-insensitive).
+    public func hasToken(_ token: String, in name: String) -> Bool {
+        for f in fields where HTTPHeaders.equalsIgnoringCase(f.name, name) {
+            for part in f.value.split(separator: ",") {
+                let t = part.trimmingASCIIWhitespace()
+                if HTTPHeaders.equalsIgnoringCase(t, token) { return true }
+            }
+        }
+        return false
+    }
+
+    @inlinable
+    static func equalsIgnoringCase<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.count == y.count else { return false }
+        for (c, d) in zip(x, y) where c != d {
+            if c | 0x20 != d | 0x20 { return false }
+            let l = c | 0x20
+            if l < UInt8(ascii: "a") || l > UInt8(ascii: "z") { return false }
+        }
+        return true
+    }
+}
+
+extension StringProtocol {
+    func trimmingASCIIWhitespace() -> Substring {
+        let s = Substring(self)
+        var start = s.startIndex, end = s.endIndex
+        while start < end, s[start] == " " || s[start] == "\t" { start = s.index(after: start) }
+        while end > start {
+            let p = s.index(before: end)
+            if s[p] == " " || s[p] == "\t" { end = p } else { break }
+        }
+        return s[start..<end]
+    }
+}

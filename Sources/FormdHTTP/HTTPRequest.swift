@@ -1,0 +1,63 @@
+/// A complete request as handed to an `HTTPHandler`: the body is already de-chunked and,
+/// when it was sent with `Content-Encoding: gzip`, inflated.
+public struct HTTPRequest: Sendable {
+    /// The method token as sent (case-sensitive, e.g. `GET`).
+    public var method: String
+    /// The request target as sent (origin-form `/a/b?x=1`, `*`, or absolute-form).
+    public var target: String
+    /// The path part of the target (before `?`), percent-encoding untouched. For an
+    /// absolute-form target, the path of the URI (`/` when empty).
+    public var path: String
+    /// The query string after `?` (without it), or nil when there is no `?`.
+    public var query: String?
+    /// HTTP minor version: 0 for HTTP/1.0, 1 for HTTP/1.1.
+    public var versionMinor: Int
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+    /// The client's `X-Request-Id` when sane (1-128 of `[A-Za-z0-9._:-]`), else a generated id.
+    public var requestID: String
+
+    public init(method: String, target: String, versionMinor: Int = 1, headers: HTTPHeaders = [:],
+                body: [UInt8] = [], requestID: String = "test") {
+        self.method = method
+        self.target = target
+        (self.path, self.query) = HTTPRequest.split(target: target)
+        self.versionMinor = versionMinor
+        self.headers = headers
+        self.body = body
+        self.requestID = requestID
+    }
+
+    public var version: String { versionMinor == 0 ? "HTTP/1.0" : "HTTP/1.1" }
+
+    static func split(target: String) -> (String, String?) {
+        var t = Substring(target)
+        if !t.hasPrefix("/"), let colon = t.firstIndex(of: ":"), t[colon...].hasPrefix("://") {
+            // absolute-form: drop scheme and authority
+            let afterScheme = t[t.index(colon, offsetBy: 3)...]
+            if let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+                t = afterScheme[slash...]
+            } else {
+                return ("/", nil)
+            }
+            if t.hasPrefix("?") { t = "/" + t }
+        }
+        if let q = t.firstIndex(of: "?") {
+            return (String(t[..<q]), String(t[t.index(after: q)...]))
+        }
+        return (String(t), nil)
+    }
+}
+
+/// The application callback. Called once per request, possibly concurrently from several
+/// threads; must not block for long (see `HTTPServerConfiguration.handlerMode`).
+public protocol HTTPHandler: Sendable {
+    func handle(_ request: HTTPRequest) -> HTTPResponse
+}
+
+/// A handler made from a closure.
+public struct HTTPClosureHandler: HTTPHandler {
+    let body: @Sendable (HTTPRequest) -> HTTPResponse
+    public init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.body = body }
+    public func handle(_ request: HTTPRequest) -> HTTPResponse { body(request) }
+}

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server on non-blocking POSIX sockets and one epoll loop per I/O thread.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: config, handler: MyHandler())
+/// let port = try server.start()      // listening when this returns
+/// ...
+/// server.shutdown { print("drained") }
+/// ```
+/// Thread-safety: the mutable state below is guarded by `lock`; each loop owns its connections.
+public final class HTTPServer: @unchecked Sendable {
+    /// Lifecycle: `idle` → `starting` → `ready` → `draining` → `stopped`.
+    public enum State: Sendable, Equatable { case idle, starting, ready, draining, stopped }
+
+    public let configuration: HTTPServerConfiguration
+    let handler: any HTTPHandler
+
+    /// Mutable server state, only touched under `lock` (see `withStateLock`).
+    struct Shared {
+        var state = State.idle
+        var loops: [EventLoop] = []
+        var listenFD: Int32 = -1
+        var port = 0
+        var openCount = 0
+        var drainedLoops = 0
+        var completions: [@Sendable () -> Void] = []
+    }
+
+    private let lock = NSLock()
+    private var shared = Shared()
+    private let workers: [DispatchQueue]
+
+    func withStateLock<T>(_ body: (inout Shared) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&shared)
+    }
+
+    public init(configuration: HTTPServerConfiguration = .init(), handler: any HTTPHandler) {
+        self.configuration = configuration
+        self.handler = handler
+        if case .pool(let width) = configuration.handlerMode {
+            workers = (0..<max(1, width)).map { DispatchQueue(label: "formd-http-worker-\($0)") }
+        } else {
+            workers = []
+        }
+    }
+
+    public var state: State { withStateLock { $0.state } }
+    /// True while accepting work (`ready`); false while starting, draining or stopped.
+    public var isReady: Bool { state == .ready }
+    /// The bound port (valid after `start()`).
+    public var port: Int { withStateLock { $0.port } }
+    /// Connections currently open.
+    public var openConnections: Int { withStateLock { $0.openCount } }
+
+    /// Binds, listens and starts the I/O loops. Returns the bound port (useful with port 0).
+    /// When it returns, connections are being accepted.
+    @discardableResult
+    public func start() throws -> Int {
+        let fresh = withStateLock { s -> Bool in
+            guard s.state == .idle else { return false }
+            s.state = .starting
+            return true
+        }
+        guard fresh else { throw HTTPServerError(description: "server already started") }
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            let (fd, port) = try makeListener(host: configuration.host, port: configuration.port,
+                                              backlog: configuration.listenBacklog)
+            var made: [EventLoop] = []
+            for i in 0..<max(1, configuration.ioThreads) {
+                made.append(try EventLoop(index: i, server: self, config: configuration, handler: handler))
+            }
+            withStateLock { s in
+                s.listenFD = fd
+                s.port = port
+                s.loops = made
+                s.state = .ready
+            }
+            for l in made { l.start(listenFD: fd) }
+            return port
+        } catch {
+            withStateLock { $0.state = .stopped }
+            throw error
+        }
+    }
+
+    func worker(for fd: Int32) -> DispatchQueue { workers[Int(fd) % workers.count] }
+
+    func reserveConnection() -> Bool {
+        withStateLock { s in
+            guard s.openCount < configuration.maxConnections else { return false }
+            s.openCount += 1
+            return true
+        }
+    }
+
+    func releaseConnection() { withStateLock { $0.openCount -= 1 } }
+}

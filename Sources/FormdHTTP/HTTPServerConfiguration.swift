@@ -1,0 +1,43 @@
+import Foundation
+
+/// Server settings. Defaults follow `API.md` (`limits.*`, `timeouts.*`).
+public struct HTTPServerConfiguration: Sendable {
+    /// How handlers are run.
+    public enum HandlerMode: Sendable, Equatable {
+        /// On the connection's I/O loop thread (default). Fastest for short CPU-bound handlers
+        /// (~10-20 µs); concurrency is bounded by the number of I/O loops. A slow handler
+        /// delays the other connections of its loop, so use `.pool` for anything that blocks.
+        case inline
+        /// On a fixed pool of `width` serial worker queues; the I/O loops never run handler code.
+        /// Each connection has at most one request in a worker at a time (responses stay in order).
+        case pool(width: Int)
+    }
+
+    public var host: String = "127.0.0.1"
+    /// 0 takes a free port; `HTTPServer.start()` returns the bound one.
+    public var port: Int = 8080
+    public var listenBacklog: Int32 = 1024
+    /// Number of I/O loops (threads running epoll); default: active cores.
+    public var ioThreads: Int = max(1, System.activeCores)
+    public var handlerMode: HandlerMode = .inline
+
+    public var maxBodyBytes: Int = 1_048_576
+    public var maxHeaderBytes: Int = 16_384
+    public var maxConnections: Int = 10_000
+
+    public var headerTimeout: Double = 10
+    public var bodyTimeout: Double = 30
+    public var idleTimeout: Double = 60
+    public var shutdownTimeout: Double = 25
+
+    /// Bodies at least this long are gzipped when the client accepts gzip.
+    public var compressionMinBytes: Int = 1025
+    /// The `Server` header value.
+    public var serverName: String = "formd"
+
+    public init() {}
+}
+
+enum System {
+    static var activeCores: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

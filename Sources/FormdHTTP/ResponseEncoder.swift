@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the encoder needs to know about the request a response answers.
+struct ResponseContext {
+    var isHead = false
+    var versionMinor = 1
+    var acceptEncoding: String? = nil
+    var requestID: String
+    /// Whether the connection closes after this response.
+    var close: Bool
+}
+
+/// Serializes responses into a byte buffer. One per I/O loop (confined to it): it owns the
+/// per-second `Date` cache, the request-id counter and a reusable zlib deflater.
+final class ResponseEncoder {
+    private let serverName: [UInt8]
+    private let compressionMinBytes: Int
+    private var dateSecond = -1
+    private var dateLine: [UInt8] = []
+    private var deflater: Deflater?
+    private let idPrefix: String
+    private var idCounter: UInt64 = 0
+
+    init(serverName: String, compressionMinBytes: Int, loopIndex: Int) {
+        self.serverName = Array(serverName.utf8)
+        self.compressionMinBytes = compressionMinBytes
+        let r = UInt32.random(in: 0...UInt32.max) & 0xFFFFFF
+        self.idPrefix = String(r, radix: 16) + String(loopIndex, radix: 16) + "-"
+    }
+
+    /// The client's id when sane (1-128 of `[A-Za-z0-9._:-]`), else a new one. Generated ids
+    /// are at most 15 bytes for the first 16^6 requests, i.e. Swift small strings (no allocation).
+    func requestID(from headers: HTTPHeaders) -> String {
+        if let v = headers["x-request-id"], isSaneID(v) { return v }
+        return newID()
+    }
+
+    func newID() -> String {
+        idCounter &+= 1
+        return idPrefix + String(idCounter, radix: 16)
+    }
+
+    private func isSaneID(_ v: String) -> Bool {
+        let u = v.utf8
+        guard u.count >= 1, u.count <= 128 else { return false }
+        for b in u {
+            switch b {
+            case 48...57, 65...90, 97...122, 46, 95, 58, 45: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    private func refreshDate() {
+        var t = time(nil)
+        if Int(t) == dateSecond { return }
+        dateSecond = Int(t)
+        var tmv = tm()
+        gmtime_r(&t, &tmv)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let s = "Date: \(days[Int(tmv.tm_wday)]), \(two(tmv.tm_mday)) \(months[Int(tmv.tm_mon)]) \(tmv.tm_year + 1900) "
+            + "\(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec)) GMT\r\n"
+        dateLine = Array(s.utf8)
+    }
+
+    static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    func encode(_ response: HTTPResponse, _ ctx: ResponseContext, into out: inout [UInt8]) {
+        refreshDate()
+        let status = response.status
+        var body = response.body
+        var gzipped = false
+        let noBody = status == 204 || status == 304 || (status >= 100 && status < 200)
+        if !noBody, response.allowsCompression, body.count >= compressionMinBytes,
+           let ae = ctx.acceptEncoding, AcceptEncoding.allowsGzip(ae),
+           !response.headers.contains("content-encoding") {
+            if deflater == nil { deflater = Deflater() }
+            if let z = deflater!.compress(body), z.count < body.count {
+                body = z
+                gzipped = true
+            }
+        }
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendInt(status, &out)
+        out.append(32)
+        out.append(contentsOf: HTTPStatus.reason(status).utf8)
+        out.append(contentsOf: "\r\n".utf8)
+        var hasServer = false
+        var hasVary = false
+        for (name, value) in response.headers.fields {
+            switch name.utf8.count {
+            case 4 where HTTPHeaders.equalsIgnoringCase(name, "date"): continue
+            case 4 where HTTPHeaders.equalsIgnoringCase(name, "vary"): hasVary = true
+            case 6 where HTTPHeaders.equalsIgnoringCase(name, "server"): hasServer = true
+            case 10 where HTTPHeaders.equalsIgnoringCase(name, "connection"): continue
+            case 12 where HTTPHeaders.equalsIgnoringCase(name, "x-request-id"): continue
+            case 14 where HTTPHeaders.equalsIgnoringCase(name, "content-length"): continue
+            case 17 where HTTPHeaders.equalsIgnoringCase(name, "transfer-encoding"): continue
+            default: break
+            }
+            // never let a handler inject a line break into the head
+            if name.utf8.contains(where: { $0 < 0x20 }) || value.utf8.contains(where: { $0 < 0x20 && $0 != 9 }) { continue }
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            if hasVary && gzipped && HTTPHeaders.equalsIgnoringCase(name, "vary") {
+                out.append(contentsOf: value.utf8)
+                out.append(contentsOf: ", Accept-Encoding".utf8)
+            } else {
+                out.append(contentsOf: value.utf8)
+            }
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        if gzipped {
+            out.append(contentsOf: "Content-Encoding: gzip\r\n".utf8)
+            if !hasVary { out.append(contentsOf: "Vary: Accept-Encoding\r\n".utf8) }
+        }
+        if !noBody {
+            out.append(contentsOf: "Content-Length: ".utf8)
+            appendInt(body.count, &out)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        out.append(contentsOf: dateLine)
+        if !hasServer {
+            out.append(contentsOf: "Server: ".utf8)
+            out.append(contentsOf: serverName)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        out.append(contentsOf: "X-Request-Id: ".utf8)
+        out.append(contentsOf: ctx.requestID.utf8)
+        out.append(contentsOf: "\r\n".utf8)
+        if ctx.close {
+            out.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if ctx.versionMinor == 0 {
+            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        out.append(contentsOf: "\r\n".utf8)
+        if !noBody && !ctx.isHead { out.append(contentsOf: body) }
+    }
+
+    private func appendInt(_ v: Int, _ out: inout [UInt8]) {
+        if v < 10 { out.append(UInt8(48 + v)); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = v, k = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            while n > 0 { d[k] = UInt8(48 + n % 10); n /= 10; k += 1 }
+            while k > 0 { k -= 1; out.append(d[k]) }
+        }
+    }
+}
+
+/// `Accept-Encoding` negotiation for gzip (RFC 9110 §12.5.3).
+enum AcceptEncoding {
+    /// True when gzip is acceptable: an explicit `gzip`/`x-gzip` with q > 0, or else `*` with q > 0.
+    static func allowsGzip(_ header: String) -> Bool {
+        var gzipQ: Double? = nil
+        var starQ: Double? = nil
+        for part in header.split(separator: ",") {
+            let fields = part.split(separator: ";")
+            guard let first = fields.first else { continue }
+            let coding = first.trimmingASCIIWhitespace()
+            var q = 1.0
+            for p in fields.dropFirst() {
+                let kv = p.trimmingASCIIWhitespace()
+                if kv.hasPrefix("q=") || kv.hasPrefix("Q=") {
+                    q = Double(kv.dropFirst(2)) ?? 0
+                    if !(q >= 0 && q <= 1) { q = 0 }
+                }
+            }
+            if HTTPHeaders.equalsIgnoringCase(coding, "gzip") || HTTPHeaders.equalsIgnoringCase(coding, "x-gzip") {
+                gzipQ = max(gzipQ ?? 0, q)
+            } else if coding == "*" {
+                starQ = q
+            }
+        }
+        if let g = gzipQ { return g > 0 }
+        if let s = starQ { return s > 0 }
+        return false
+    }
+}

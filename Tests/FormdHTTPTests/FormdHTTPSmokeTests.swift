@@ -1,6 +1,0 @@
-import Testing
-@testable import FormdHTTP
-
-@Suite struct FormdHTTPSmokeTests {
-    @Test func moduleLoads() { #expect(Bool(true)) }
-}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import FormdHTTP
+
+/// Many client threads, many requests, both handler modes: every response must match its
+/// request (order on each connection). Run under TSan: `swift test --sanitize=thread`.
+@Suite(.serialized) struct StressTests {
+    @Test(arguments: [HTTPServerConfiguration.HandlerMode.inline, .pool(width: 3)])
+    func manyThreadsManyRequests(_ mode: HTTPServerConfiguration.HandlerMode) throws {
+        let (s, port) = try makeServer { $0.handlerMode = mode }
+        let threads = 16, perThread = 150
+        let failures = Counter()
+        DispatchQueue.concurrentPerform(iterations: threads) { t in
+            guard let c = try? TestClient(port: port) else { failures.add(); return }
+            var i = 0
+            while i < perThread {
+                // alternate single requests and pipelined bursts of 3, some with bodies
+                let burst = i % 4 == 0 ? 3 : 1
+                var wire = ""
+                for k in 0..<burst {
+                    let body = String(repeating: "b", count: (t + i + k) % 7)
+                    wire += "POST /t\(t)/\(i + k) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                }
+                c.send(wire)
+                for k in 0..<burst {
+                    let expect = "{\"path\":\"/t\(t)/\(i + k)\",\"query\":\"\",\"len\":\((t + i + k) % 7)}"
+                    guard let r = c.read(), r.bodyString == expect else { failures.add(); return }
+                }
+                i += burst
+            }
+            // and one connection per thread that closes
+            if let d = try? TestClient(port: port) {
+                d.send("GET /bye HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if d.read()?.status != 200 || !d.isClosedByPeer() { failures.add() }
+            }
+        }
+        #expect(failures.value == 0)
+        stop(s)
+        #expect(s.openConnections == 0)
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.withLock { n += 1 } }
+    var value: Int { lock.withLock { n } }
+}
