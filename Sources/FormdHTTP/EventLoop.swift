@@ -13,7 +13,8 @@ import Glibc
 /// connections spread over the loops without a hand-off.
 final class EventLoop: @unchecked Sendable {
     let index: Int
-    unowned let server: HTTPServer
+    /// Strong on purpose: a running server stays alive; the cycle is broken when it stops.
+    let server: HTTPServer
     let config: HTTPServerConfiguration
     let handler: any HTTPHandler
     let encoder: ResponseEncoder

@@ -15,9 +15,13 @@ public struct HTTPResponse: Sendable {
         self.allowsCompression = allowsCompression
     }
 
+    // Shared header lists: copy-on-write, so building a response does not allocate them.
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json"]
+    private static let problemHeaders: HTTPHeaders = ["Content-Type": "application/problem+json"]
+
     /// A JSON response from already-encoded bytes.
     public static func json(_ body: [UInt8], status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)
+        HTTPResponse(status: status, headers: jsonHeaders, body: body)
     }
 
     public static func json(_ body: String, status: Int = 200) -> HTTPResponse {
@@ -38,7 +42,7 @@ public struct HTTPResponse: Sendable {
         s += "\",\"status\":\(status),\"detail\":\""
         s += jsonEscaped(detail)
         s += "\"}"
-        return HTTPResponse(status: status, headers: ["Content-Type": "application/problem+json"], body: Array(s.utf8))
+        return HTTPResponse(status: status, headers: problemHeaders, body: Array(s.utf8))
     }
 
     /// Escapes a string for inclusion inside a JSON string literal.

@@ -41,6 +41,7 @@ extension HTTPServer {
             guard s.drainedLoops == s.loops.count else { return nil }
             if s.listenFD >= 0 { _ = Glibc.close(s.listenFD); s.listenFD = -1 }
             s.state = .stopped
+            s.loops = []  // break the server <-> loop cycle; the loop threads are exiting
             let c = s.completions
             s.completions = []
             return c
