@@ -1,0 +1,177 @@
+import FormdCore
+import FormdHTTP
+import Foundation
+
+/// `POST /forms/{id}/validate` and `/evaluate` (API.md).
+extension FormService {
+    func validate(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse {
+        if let failed = preconditionFailed(form, request) { return failed }
+        let values: JSONObject
+        switch decodeBody(request) {
+        case .failure(let problem): return problem.response
+        case .success(.object(let o)), .success(.form(let o)): values = o
+        case .success(.none): values = JSONObject()
+        case .success(.other): return Problem.notAnObject.response
+        }
+        var options = engineOptions
+        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers["Accept-Language"])
+        let evaluation = Evaluation(plan: form.plan, values: values, mode: .validate, options: options)
+        var w = JSONWriter(reservingCapacity: 512)
+        evaluation.validateResponse(form: form.id, version: form.version, into: &w)
+        return Self.stateResponse(w.bytes, status: evaluation.isValid ? 200 : 422, locale: options.locale)
+    }
+
+    func evaluate(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse {
+        if let failed = preconditionFailed(form, request) { return failed }
+        var values = JSONObject()
+        var changed: [String] = []
+        switch decodeBody(request) {
+        case .failure(let problem): return problem.response
+        case .success(.none): break
+        case .success(.form(let o)): values = o
+        case .success(.other): return Problem.notAnObject.response
+        case .success(.object(let body)):
+            switch body["values"] {
+            case nil, .null?: break
+            case .object(let o)?: values = o
+            default: return Problem(status: 400, slug: "not-an-object", detail: "\"values\" must be an object").response
+            }
+            switch body["changed"] {
+            case nil, .null?: break
+            case .array(let items)?:
+                for item in items {
+                    guard case .string(let id) = item else {
+                        return Problem(status: 400, slug: "bad-request", detail: "\"changed\" must list field ids as strings")
+                            .response
+                    }
+                    changed.append(id)
+                }
+            default:
+                return Problem(status: 400, slug: "bad-request", detail: "\"changed\" must be a list of field ids").response
+            }
+        }
+        if let unknown = form.plan.unknownChangedID(changed) {
+            return Problem(status: 400, slug: "bad-request", detail: "\"changed\" names \"\(unknown)\", which the form does not have")
+                .response
+        }
+        var options = engineOptions
+        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers["Accept-Language"])
+        let evaluation = Evaluation(plan: form.plan, values: values, changed: changed, mode: .evaluate, options: options)
+        var w = JSONWriter(reservingCapacity: 1024)
+        evaluation.evaluateResponse(form: form.id, version: form.version, into: &w)
+        return Self.stateResponse(w.bytes, status: 200, locale: options.locale)
+    }
+
+    static func stateResponse(_ body: [UInt8], status: Int, locale: SupportedLocale) -> HTTPResponse {
+        var r = HTTPResponse.json(body, status: status)
+        r.headers.set("Content-Language", locale.rawValue)
+        r.headers.set("Vary", "Accept-Language")
+        return r
+    }
+
+    /// `If-Match` with `*` or a list of ETags, strong comparison; no match → 412.
+    func preconditionFailed(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse? {
+        guard let header = request.headers["If-Match"] else { return nil }
+        if ETagList.matches(header, form.version, weak: false) { return nil }
+        return Problem(
+            status: 412, slug: "precondition-failed", detail: "the form's version is \(form.version), not \(header)"
+        ).response
+    }
+
+    enum Body {
+        case none
+        case object(JSONObject)
+        /// An `application/x-www-form-urlencoded` post.
+        case form(JSONObject)
+        case other
+    }
+
+    /// JSON (also without a Content-Type) or an HTML form post; anything else is 415.
+    func decodeBody(_ request: HTTPRequest) -> Result<Body, Problem> {
+        let type = request.headers["Content-Type"].map(MediaType.essence) ?? "application/json"
+        if type == "application/x-www-form-urlencoded" {
+            return FormURLEncoding.decode(request.body).map { .form($0) }
+        }
+        guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
+            return .failure(
+                Problem(status: 415, slug: "unsupported-media-type", detail: "send application/json or application/x-www-form-urlencoded"))
+        }
+        if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(.none) }
+        do {
+            let doc = try JSONParser.parse(request.body, options: .submission)
+            if case .object(let o) = doc.root { return .success(.object(o)) }
+            return .success(.other)
+        } catch {
+            return .failure(
+                Problem(status: 400, slug: "invalid-json", detail: "line \(error.line), column \(error.column): \(error.message)"))
+        }
+    }
+}
+
+/// An `application/problem+json` answer (RFC 9457).
+struct Problem: Error {
+    let status: Int
+    let slug: String
+    let detail: String
+
+    static let notAnObject = Problem(status: 400, slug: "not-an-object", detail: "the body must be a JSON object")
+
+    var response: HTTPResponse { .problem(status: status, slug: slug, detail: detail) }
+}
+
+enum MediaType {
+    /// `Application/JSON; charset=utf-8` → `application/json`.
+    static func essence(_ header: String) -> String {
+        let main = header.split(separator: ";", maxSplits: 1).first ?? ""
+        return main.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+/// HTML form posts: `a=1&b=x+y`; values are strings (coerced per SEMANTICS §2).
+enum FormURLEncoding {
+    static func decode(_ body: [UInt8]) -> Result<JSONObject, Problem> {
+        var object = JSONObject()
+        var seen = Set<String>()
+        for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = percentDecode(parts[0]), let value = percentDecode(parts.count > 1 ? parts[1] : []) else {
+                return .failure(Problem(status: 400, slug: "bad-request", detail: "malformed percent-encoding or UTF-8 in the form post"))
+            }
+            guard seen.insert(key).inserted else {
+                return .failure(Problem(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
+            }
+            object.append(key, .string(value))
+        }
+        return .success(object)
+    }
+
+    static func percentDecode(_ bytes: ArraySlice<UInt8>) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "+") {
+                out.append(0x20)
+            } else if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.endIndex + 0, i + 2 <= bytes.endIndex - 1, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2])
+                else { return nil }
+                out.append(h << 4 | l)
+                i += 2
+            } else {
+                out.append(b)
+            }
+            i += 1
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 48...57: c - 48
+        case 65...70: c - 55
+        case 97...102: c - 87
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import FormdCore
+import FormdHTTP
+import Foundation
+import Logging
+
+/// formd's routes (API.md) on the HTTP server: forms, validate/evaluate, health, metrics, OpenAPI.
+public final class FormService: HTTPHandler, @unchecked Sendable {
+    public let registry: FormRegistry
+    public let metrics: ServiceMetrics
+    let logger: Logger
+    let engineOptions: EvaluationOptions
+    /// Set by the lifecycle: false while starting and while draining (`/readyz` → 503).
+    private let readyLock = NSLock()
+    private var ready = false
+
+    public init(registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil) {
+        self.registry = registry
+        self.metrics = metrics
+        self.logger = logger
+        self.engineOptions = EvaluationOptions(locale: .en, postalCodes: postalCodes)
+    }
+
+    public var isReady: Bool {
+        get { readyLock.withLock { ready } }
+        set { readyLock.withLock { ready = newValue } }
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let start = ContinuousClock.now
+        let (route, response) = route(request)
+        metrics.record(route: route, status: response.status, duration: ContinuousClock.now - start)
+        if response.status >= 500 {
+            logger.error("request failed", metadata: ["request_id": "\(request.requestID)", "route": "\(route)", "status": "\(response.status)"])
+        } else if logger.logLevel <= .debug {
+            logger.debug(
+                "\(request.method) \(request.path) \(response.status)",
+                metadata: ["request_id": "\(request.requestID)", "route": "\(route)"])
+        }
+        return response
+    }
+
+    /// The route template (a metrics label) and the answer.
+    func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
+        let path = request.path
+        let method = request.method
+        let isGet = method == "GET" || method == "HEAD"
+        switch path {
+        case "/healthz":
+            return ("/healthz", isGet ? .json(#"{"status":"ok"}"#) : Self.notAllowed("GET, HEAD"))
+        case "/readyz":
+            guard isGet else { return ("/readyz", Self.notAllowed("GET, HEAD")) }
+            return ("/readyz", isReady ? .json(#"{"status":"ready"}"#) : .problem(status: 503, slug: "not-ready", detail: "formd is starting or draining"))
+        case "/metrics":
+            guard isGet else { return ("/metrics", Self.notAllowed("GET, HEAD")) }
+            var r = HTTPResponse(status: 200, body: metrics.render())
+            r.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return ("/metrics", r)
+        case "/openapi.json":
+            guard isGet else { return ("/openapi.json", Self.notAllowed("GET, HEAD")) }
+            return ("/openapi.json", .json(OpenAPIDocument.bytes))
+        case "/forms":
+            guard isGet else { return ("/forms", Self.notAllowed("GET, HEAD")) }
+            return ("/forms", .json(registry.snapshot.listBody))
+        default:
+            break
+        }
+        guard path.hasPrefix("/forms/") else { return ("other", Self.notFound("no such resource: \(path)")) }
+        let rest = path.dropFirst("/forms/".count)
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1:
+            guard isGet else { return ("/forms/{id}", Self.notAllowed("GET, HEAD")) }
+            return ("/forms/{id}", getForm(String(parts[0]), request))
+        case 2 where parts[1] == "validate" || parts[1] == "evaluate":
+            let template = "/forms/{id}/\(parts[1])"
+            guard method == "POST" else { return (template, Self.notAllowed("POST")) }
+            guard let form = registry.form(String(parts[0])) else {
+                return (template, Self.notFound("no form \"\(parts[0])\""))
+            }
+            return (template, parts[1] == "validate" ? validate(form, request) : evaluate(form, request))
+        default:
+            return ("other", Self.notFound("no such resource: \(path)"))
+        }
+    }
+
+    // MARK: - GET /forms/{id}
+
+    func getForm(_ id: String, _ request: HTTPRequest) -> HTTPResponse {
+        guard let form = registry.form(id) else { return Self.notFound("no form \"\(id)\"") }
+        if let inm = request.headers["If-None-Match"], ETagList.matches(inm, form.version, weak: true) {
+            var r = HTTPResponse(status: 304)
+            r.headers.set("ETag", form.version)
+            r.headers.set("Cache-Control", "no-cache")
+            return r
+        }
+        var r = HTTPResponse.json(form.servedBytes)
+        r.headers.set("ETag", form.version)
+        r.headers.set("Cache-Control", "no-cache")
+        return r
+    }
+
+    // MARK: - Problems
+
+    static func notFound(_ detail: String) -> HTTPResponse { .problem(status: 404, slug: "not-found", detail: detail) }
+
+    static func notAllowed(_ allow: String) -> HTTPResponse {
+        var r = HTTPResponse.problem(status: 405, slug: "method-not-allowed", detail: "allowed: \(allow)")
+        r.headers.set("Allow", allow)
+        return r
+    }
+}
+
+/// `If-Match` / `If-None-Match` lists (RFC 9110 §13.1).
+enum ETagList {
+    /// True when `header` is `*` or lists `etag`. With `weak`, `W/"x"` matches `"x"` (If-None-Match);
+    /// otherwise a weak tag never matches (If-Match's strong comparison).
+    static func matches(_ header: String, _ etag: String, weak: Bool) -> Bool {
+        for raw in header.split(separator: ",") {
+            var tag = raw.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") {
+                guard weak else { continue }
+                tag.removeFirst(2)
+            }
+            if tag == etag { return true }
+        }
+        return false
+    }
+}

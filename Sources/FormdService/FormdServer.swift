@@ -1,0 +1,69 @@
+import FormdCore
+import FormdHTTP
+import Foundation
+import Logging
+
+/// The whole service: registry, routes and HTTP server, started and drained together.
+public final class FormdServer: @unchecked Sendable {
+    public let configuration: ServiceConfiguration
+    public let service: FormService
+    public let http: HTTPServer
+    let logger: Logger
+
+    /// Builds everything; a bad postal-code table fails here with a message naming the key.
+    public init(configuration c: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics())
+        throws(ConfigurationError)
+    {
+        configuration = c
+        self.logger = logger
+        var postal: PostalCodeTable?
+        if let path = c.postalCodes {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigurationError("validators.postal_codes: cannot read \(path)")
+            }
+            do {
+                postal = try PostalCodeTable(json: JSONParser.parse(Array(data), options: .definition).root)
+            } catch let e as JSONParseError {
+                throw ConfigurationError("validators.postal_codes: \(path):\(e.line):\(e.column): \(e.message)")
+            } catch {
+                throw ConfigurationError("validators.postal_codes: \(path): \(error)")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: c.formsDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigurationError("forms.directory: \(c.formsDirectory) is not a folder")
+        }
+        let registry = FormRegistry(directory: c.formsDirectory, logger: logger, metrics: metrics)
+        service = FormService(registry: registry, metrics: metrics, logger: logger, postalCodes: postal)
+        var h = HTTPServerConfiguration()
+        h.host = c.host
+        h.port = c.port
+        h.maxBodyBytes = c.maxBodyBytes
+        h.maxHeaderBytes = c.maxHeaderBytes
+        h.maxConnections = c.maxConnections
+        h.headerTimeout = c.headerSeconds
+        h.bodyTimeout = c.bodySeconds
+        h.idleTimeout = c.idleSeconds
+        h.shutdownTimeout = c.shutdownSeconds
+        http = HTTPServer(configuration: h, handler: service)
+        metrics.openConnections = { [weak http] in http?.openConnections ?? 0 }
+    }
+
+    /// Loads the forms, starts listening and becomes ready; returns the bound port.
+    public func start() throws -> Int {
+        let count = service.registry.loadAll()
+        logger.info("forms loaded", metadata: ["count": "\(count)", "folder": "\(configuration.formsDirectory)"])
+        if configuration.formsReload { service.registry.startWatching() }
+        let port = try http.start()
+        service.isReady = true
+        return port
+    }
+
+    /// Stops accepting, reports not-ready, lets requests in flight finish (up to the drain
+    /// timeout), then calls `completion`.
+    public func drain(completion: @escaping @Sendable () -> Void) {
+        service.isReady = false
+        service.registry.stopWatching()
+        http.shutdown(completion: completion)
+    }
+}

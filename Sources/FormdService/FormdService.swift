@@ -1,2 +1,0 @@
-// Placeholder so the target builds; filled by its issue.
-public enum FormdServiceModule {}

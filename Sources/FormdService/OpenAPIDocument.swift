@@ -1,0 +1,182 @@
+/// The OpenAPI 3.1 description served at `/openapi.json`, kept as a Swift string so the binary
+/// needs no resource bundle. CI validates it with openapi-spec-validator.
+enum OpenAPIDocument {
+    static let bytes: [UInt8] = Array(text.utf8)
+
+    static let text = #"""
+    {
+      "openapi": "3.1.0",
+      "info": {
+        "title": "formd",
+        "version": "1.0.0",
+        "description": "Validates submissions, computes formulas and reports target actions for Hyper-style form definitions."
+      },
+      "paths": {
+        "/forms": {
+          "get": {
+            "operationId": "listForms",
+            "summary": "The served forms, sorted by id",
+            "responses": {
+              "200": {"description": "The forms", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/FormList"}}}}
+            }
+          }
+        },
+        "/forms/{id}": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}],
+          "get": {
+            "operationId": "getForm",
+            "summary": "The definition, as the iOS library accepts it",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "responses": {
+              "200": {
+                "description": "The definition (strict JSON)",
+                "headers": {"ETag": {"schema": {"type": "string"}}, "Cache-Control": {"schema": {"type": "string"}}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Definition"}}}
+              },
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/forms/{id}/validate": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}],
+          "post": {
+            "operationId": "validateSubmission",
+            "summary": "Check a submission",
+            "requestBody": {
+              "required": false,
+              "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Values"}},
+                "application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}
+              }
+            },
+            "responses": {
+              "200": {"description": "Valid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ValidateResponse"}}}},
+              "422": {"description": "Invalid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ValidateResponse"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "412": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/forms/{id}/evaluate": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}],
+          "post": {
+            "operationId": "evaluateValues",
+            "summary": "The live state: values, visibility, enabled flags, actions and errors",
+            "requestBody": {
+              "required": false,
+              "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/EvaluateRequest"}},
+                "application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}
+              }
+            },
+            "responses": {
+              "200": {"description": "The state", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EvaluateResponse"}}}},
+              "400": {"$ref": "#/components/responses/Problem"},
+              "404": {"$ref": "#/components/responses/Problem"},
+              "412": {"$ref": "#/components/responses/Problem"},
+              "413": {"$ref": "#/components/responses/Problem"},
+              "415": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/healthz": {
+          "get": {
+            "operationId": "health",
+            "responses": {"200": {"description": "Serving", "content": {"application/json": {"schema": {"type": "object", "required": ["status"], "properties": {"status": {"const": "ok"}}}}}}}
+          }
+        },
+        "/readyz": {
+          "get": {
+            "operationId": "ready",
+            "responses": {
+              "200": {"description": "Ready", "content": {"application/json": {"schema": {"type": "object", "required": ["status"], "properties": {"status": {"const": "ready"}}}}}},
+              "503": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/metrics": {
+          "get": {
+            "operationId": "metrics",
+            "responses": {"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": {"type": "string"}}}}}
+          }
+        },
+        "/openapi.json": {
+          "get": {
+            "operationId": "openapi",
+            "responses": {"200": {"description": "This document", "content": {"application/json": {"schema": {"type": "object"}}}}}
+          }
+        }
+      },
+      "components": {
+        "parameters": {
+          "FormID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"}},
+          "Locale": {"name": "locale", "in": "query", "required": false, "schema": {"type": "string"}, "description": "en, nb or es; wins over Accept-Language"},
+          "IfMatch": {"name": "If-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "* or a list of ETags; no match gives 412"}
+        },
+        "responses": {
+          "Problem": {"description": "An error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+        },
+        "schemas": {
+          "Values": {"type": "object", "description": "Field id to value; keys are flat (tickets[0].price)", "additionalProperties": true},
+          "Definition": {"oneOf": [{"type": "array", "items": {"type": "object"}}, {"type": "object", "required": ["groups"], "properties": {"groups": {"type": "array"}, "templates": {"type": "object"}, "title": {"type": "string"}, "messages": {"type": "object"}}}]},
+          "FormList": {
+            "type": "object", "required": ["forms"],
+            "properties": {"forms": {"type": "array", "items": {"type": "object", "required": ["id", "title", "version", "fields"], "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "version": {"type": "string"}, "fields": {"type": "integer", "minimum": 0}}}}}
+          },
+          "EvaluateRequest": {
+            "type": "object",
+            "properties": {
+              "values": {"oneOf": [{"$ref": "#/components/schemas/Values"}, {"type": "null"}]},
+              "changed": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+            }
+          },
+          "Error": {
+            "type": "object", "required": ["code", "message", "params"],
+            "properties": {
+              "field": {"type": "string"}, "section": {"type": "string"},
+              "code": {"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable"]},
+              "message": {"type": "string"},
+              "params": {"type": "object"}
+            }
+          },
+          "Dropped": {"type": "object", "required": ["field", "reason"], "properties": {"field": {"type": "string"}, "reason": {"enum": ["unknown", "not_input", "hidden", "computed", "cleared"]}}},
+          "Action": {
+            "type": "object", "required": ["id", "type", "action"],
+            "properties": {"id": {"type": "string"}, "type": {"type": "string"}, "action": {"enum": ["show", "hide", "update", "enable", "disable", "clear"]}, "value": {}}
+          },
+          "ValidateResponse": {
+            "type": "object", "required": ["form", "version", "valid", "values", "errors", "dropped", "hidden", "disabled"],
+            "properties": {
+              "form": {"type": "string"}, "version": {"type": "string"}, "valid": {"type": "boolean"},
+              "values": {"$ref": "#/components/schemas/Values"},
+              "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}},
+              "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}},
+              "hidden": {"type": "array", "items": {"type": "string"}},
+              "disabled": {"type": "array", "items": {"type": "string"}}
+            }
+          },
+          "EvaluateResponse": {
+            "type": "object", "required": ["form", "version", "values", "fields", "sections", "actions", "errors", "dropped"],
+            "properties": {
+              "form": {"type": "string"}, "version": {"type": "string"},
+              "values": {"$ref": "#/components/schemas/Values"},
+              "fields": {"type": "object", "additionalProperties": {"type": "object", "required": ["visible", "enabled", "required"], "properties": {"visible": {"type": "boolean"}, "enabled": {"type": "boolean"}, "required": {"type": "boolean"}}}},
+              "sections": {"type": "object", "additionalProperties": {"type": "object", "required": ["visible"], "properties": {"visible": {"type": "boolean"}}}},
+              "actions": {"type": "array", "items": {"$ref": "#/components/schemas/Action"}},
+              "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}},
+              "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}}
+            }
+          },
+          "Problem": {
+            "type": "object", "required": ["type", "title", "status", "detail"],
+            "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}}
+          }
+        }
+      }
+    }
+    """#
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Every setting of API.md, resolved from (highest first) the command line, `FORMD_*` environment
+/// variables, the config file, and the built-in defaults.
+public struct ServiceConfiguration: Sendable, Equatable {
+    public enum LogFormat: String, Sendable { case text, json }
+
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var tlsCert: String?
+    public var tlsKey: String?
+    public var formsDirectory = "Forms"
+    public var formsReload = true
+    public var maxBodyBytes = 1_048_576
+    public var maxHeaderBytes = 16_384
+    public var maxConnections = 10_000
+    public var headerSeconds = 10.0
+    public var bodySeconds = 30.0
+    public var idleSeconds = 60.0
+    public var shutdownSeconds = 25.0
+    public var logLevel = "info"
+    public var logFormat = LogFormat.text
+    public var postalCodes: String?
+
+    public init() {}
+
+    /// The dotted keys, in documentation order.
+    public static let keys = [
+        "server.host", "server.port", "server.tls.cert", "server.tls.key", "forms.directory", "forms.reload",
+        "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "timeouts.header_seconds",
+        "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
+        "validators.postal_codes",
+    ]
+
+    /// `server.port` → `FORMD_SERVER_PORT`.
+    public static func environmentName(of key: String) -> String {
+        "FORMD_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
+    static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+}
+
+/// A setting that cannot be used: start-up fails with this message, naming the key.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Prometheus
+
+/// formd's Prometheus metrics: requests by route template and status, a latency histogram per
+/// route, open connections, forms loaded, reload failures. Metric objects are created once per
+/// (route, status) and cached, so recording costs a lock and two atomic adds.
+public final class ServiceMetrics: @unchecked Sendable {
+    public let registry: PrometheusCollectorRegistry
+    private let lock = NSLock()
+    private var requests: [Key: Counter] = [:]
+    private var latency: [String: DurationHistogram] = [:]
+    private let forms: Gauge
+    private let reloadFailures: Counter
+    private let connections: Gauge
+    /// Read when metrics are rendered.
+    public var openConnections: @Sendable () -> Int = { 0 }
+
+    struct Key: Hashable {
+        let route: String
+        let status: Int
+    }
+
+    static let buckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        forms = registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: "formd_forms_loaded", helpText: "Forms currently served"))
+        reloadFailures = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "formd_reload_failures_total", helpText: "Definition reloads rejected by the checks"))
+        connections = registry.makeGauge(
+            descriptor: MetricNameDescriptor(metricName: "formd_open_connections", helpText: "Open client connections"))
+    }
+
+    public func record(route: String, status: Int, duration: Duration) {
+        let key = Key(route: route, status: status)
+        lock.lock()
+        var counter = requests[key]
+        var histogram = latency[route]
+        lock.unlock()
+        if counter == nil || histogram == nil {
+            let labels = [("route", route), ("status", String(status))]
+            counter = registry.makeCounter(
+                descriptor: MetricNameDescriptor(metricName: "formd_http_requests_total", helpText: "HTTP requests"),
+                labels: labels)
+            histogram = registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(
+                    metricName: "formd_http_request_duration_seconds", helpText: "Time to answer a request"),
+                labels: [("route", route)], buckets: Self.buckets)
+            lock.lock()
+            requests[key] = counter
+            latency[route] = histogram
+            lock.unlock()
+        }
+        counter!.increment()
+        histogram!.record(duration)
+    }
+
+    public func formsLoaded(_ count: Int) { forms.set(Double(count)) }
+    public func reloadFailed() { reloadFailures.increment() }
+    public var reloadFailureCount: Int {
+        // Parsed back from the exposition so tests need no private access.
+        let text = registry.emitToString()
+        for line in text.split(separator: "\n") where line.hasPrefix("formd_reload_failures_total ") {
+            return Int(Double(line.split(separator: " ").last ?? "0") ?? 0)
+        }
+        return 0
+    }
+
+    /// The Prometheus text exposition.
+    public func render() -> [UInt8] {
+        connections.set(Double(openConnections()))
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

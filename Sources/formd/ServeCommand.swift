@@ -1,0 +1,81 @@
+import ArgumentParser
+import FormdService
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+
+/// `formd serve`: serves the forms until SIGTERM or SIGINT, then drains and exits 0.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the forms of a folder over HTTP.",
+        discussion: """
+            Settings come from the command line, then FORMD_* environment variables, then the config \
+            file (default config/formd.json when it exists), then built-in defaults.
+            """
+    )
+
+    @Option(help: "Config file (default: config/formd.json when it exists).")
+    var config: String?
+    @Option(help: "Folder of form definitions (forms.directory).")
+    var forms: String?
+    @Option(help: "Address to listen on (server.host).")
+    var host: String?
+    @Option(help: "Port; 0 takes a free one (server.port).")
+    var port: Int?
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain (server.tls.cert).")
+    var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: "PEM private key (server.tls.key).")
+    var tlsKey: String?
+
+    func run() throws {
+        var flags: [String: String] = [:]
+        flags["forms.directory"] = forms
+        flags["server.host"] = host
+        flags["server.port"] = port.map(String.init)
+        flags["server.tls.cert"] = tlsCert
+        flags["server.tls.key"] = tlsKey
+        let configuration: ServiceConfiguration
+        do {
+            configuration = try ServiceConfiguration.resolve(
+                commandLine: flags, configFile: config ?? "config/formd.json", configFileIsExplicit: config != nil)
+        } catch {
+            printError("formd: \(error)")
+            throw ExitCode(2)
+        }
+        FormdLogging.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
+        let logger = Logger(label: "formd")
+        let metrics = ServiceMetrics()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+        let server: FormdServer
+        let boundPort: Int
+        do {
+            server = try FormdServer(configuration: configuration, logger: logger, metrics: metrics)
+            boundPort = try server.start()
+        } catch {
+            printError("formd: \(error)")
+            throw ExitCode(1)
+        }
+        let scheme = configuration.tlsCert == nil ? "http" : "https"
+        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        FileHandle.standardOutput.write(Data("formd listening on \(scheme)://\(shownHost):\(boundPort)\n".utf8))
+
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler {
+                logger.info("draining", metadata: ["signal": "\(sig)"])
+                server.drain {
+                    logger.info("stopped")
+                    Foundation.exit(0)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        withExtendedLifetime(sources) { dispatchMain() }
+    }
+}
