@@ -1,0 +1,86 @@
+// libFuzzer entry for FormdCore. One binary, three targets chosen by FORMD_FUZZ_TARGET:
+//   submission  the request path: strict JSON parse of a submission + validate + evaluate
+//               against a fixed definition, then the response encoders
+//   expression  formula, condition and text-template parsing and evaluation
+//   definition  the definition loader: lenient JSON with locations, reader, checks, compiler
+// Any crash, hang or sanitizer report is a finding; inputs are never expected to be valid.
+
+import Foundation
+
+enum FuzzTarget: String { case submission, expression, definition }
+
+let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["FORMD_FUZZ_TARGET"] ?? "submission") ?? .submission
+
+/// A definition that uses templates, formulas, conditions, targets and formats.
+let fixedForm: LoadedForm = {
+    let text = #"""
+    {"groups":[{"id":"g","sections":[
+      {"id":"s","fields":[
+        {"id":"name","type":"name","validations":{"required":true,"min_length":2,"max_length":20}},
+        {"id":"email","type":"email","validations":{"format":"[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
+        {"id":"kind","type":"select","values":[
+          {"id":0,"value":10,"default":true,"targets":[{"id":"bonus","type":"field","action":"hide"}]},
+          {"id":1,"value":20,"targets":[{"id":"bonus","type":"field","action":"show"},
+                                       {"id":"note","type":"field","action":"update","target_value":"x"}]}]},
+        {"id":"bonus","type":"float","validations":{"min_value":0,"max_value":1e6}},
+        {"id":"total","type":"float","formula":"kind + bonus + sum(rows[*].amount)"},
+        {"id":"note","type":"text","formula":"name kind","targets":[{"id":"s2","type":"section","action":"hide","condition":"$total > 100 && present($email)"}]},
+        {"id":"on","type":"switch","targets":[{"id":"d","type":"field","action":"clear"}]},
+        {"id":"d","type":"date","validations":{"compare_to":"d2","compare_rule":"<="}},
+        {"id":"d2","type":"date_time"},
+        {"id":"t","type":"time"},
+        {"id":"c","type":"count"},
+        {"id":"n","type":"number"},
+        {"id":"person.social_security_number","type":"text"}]},
+      {"id":"rows","type":"dynamic","action_title":"Add","max_instances":5,"targets":[{"id":"note","type":"field","action":"clear"}]},
+      {"id":"s2","fields":[{"id":"x","type":"custom"}]}]}],
+     "templates":{"sections":[{"id":"rows","fields":[
+        {"id":"rows[:index].qty","type":"count","value":1},
+        {"id":"rows[:index].price","type":"float"},
+        {"id":"rows[:index].amount","type":"float","formula":"rows[:index].qty * rows[:index].price"},
+        {"id":"rows[:index].cmp","type":"float","validations":{"compare_to":"rows[:index].price","compare_rule":">"}}]}]}}
+    """#
+    guard let form = FormLoader.load(id: "fuzz", bytes: Array(text.utf8)).form else { fatalError("fixed form rejected") }
+    return form
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    switch target {
+    case .submission:
+        guard let doc = try? JSONParser.parse(bytes, options: .submission), case .object(let values) = doc.root else {
+            return 0
+        }
+        let ids = values.members.prefix(4).map(\.key)
+        for mode in [Evaluation.Mode.validate, .evaluate] {
+            let changed = mode == .evaluate && fixedForm.plan.unknownChangedID(ids) == nil ? ids : []
+            let e = Evaluation(plan: fixedForm.plan, values: values, changed: changed, mode: mode, options: EvaluationOptions())
+            var w = JSONWriter()
+            if mode == .validate {
+                e.validateResponse(form: "fuzz", version: "\"v\"", into: &w)
+            } else {
+                e.evaluateResponse(form: "fuzz", version: "\"v\"", into: &w)
+            }
+            // What formd writes must always be strict JSON.
+            if (try? JSONParser.parse(w.bytes, options: .submission)) == nil { fatalError("response is not strict JSON") }
+        }
+    case .expression:
+        guard let text = String(validating: bytes, as: UTF8.self) else { return 0 }
+        let definition = #"{"groups":[{"sections":[{"fields":[{"id":"a","type":"float","value":2},{"id":"b","type":"text","value":"x"},"#
+            + #"{"id":"f","type":"float","formula":"# + String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self) + "},"
+            + #"{"id":"g","type":"text","formula":"# + String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self) + "},"
+            + #"{"id":"h","type":"text","targets":[{"id":"a","type":"field","action":"hide","condition":"#
+            + String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self) + "}]}]}]}]}"
+        if let form = FormLoader.load(id: "x", bytes: Array(definition.utf8)).form {
+            _ = Evaluation(plan: form.plan, values: JSONObject([.init(key: "h", value: .string("y"))]), mode: .validate, options: EvaluationOptions())
+        }
+    case .definition:
+        let result = FormLoader.load(id: "fuzz", bytes: bytes)
+        if let form = result.form {
+            _ = Evaluation(plan: form.plan, values: JSONObject(), mode: .evaluate, options: EvaluationOptions())
+            if (try? JSONParser.parse(form.servedBytes, options: .submission)) == nil { fatalError("served bytes are not strict JSON") }
+        }
+    }
+    return 0
+}
