@@ -165,6 +165,15 @@ import Testing
         #expect(r.valid == false)
     }
 
+    @Test func unstableNamesFormulaFieldsThatKeepChanging() throws {
+        let def = Engine.fields(
+            #"{"id": "a", "type": "float", "value": 1, "targets": [{"id": "b", "type": "field", "action": "hide"}]}"#,
+            #"{"id": "b", "type": "float", "value": 1, "targets": [{"id": "a", "type": "field", "action": "hide"}]}"#,
+            #"{"id": "f", "type": "float", "formula": "a + b"}"#, #"{"id": "g", "type": "float", "formula": "2"}"#)
+        let r = try Engine.run(def, "{}", mode: .validate)
+        #expect(r.errors.first?["params"]?.jsonText == #"{"fields":["a","b","f"]}"#)
+    }
+
     @Test func stableChainSettles() throws {
         // a hides b, b would hide c: b is hidden, so c stays visible.
         let def = Engine.fields(

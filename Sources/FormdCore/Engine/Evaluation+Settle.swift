@@ -10,6 +10,8 @@ extension Evaluation {
         var round = 0
         while true {
             round += 1
+            // In the last allowed round, keep the values to name formula fields that kept changing.
+            let valuesBefore = round >= maxRounds ? value : nil
             let formulasChanged = computeFormulas()
             var shows: [(TargetSpec, Int)] = []
             var hides: [(TargetSpec, Int)] = []
@@ -53,7 +55,7 @@ extension Evaluation {
                 if !stable {
                     var names: [String] = []
                     for s in layout.fields.indices
-                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s]
+                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s] != value[s] } ?? false)
                         || sectionHidden[layout.fields[s].sectionSlot]
                             != newSectionHidden[layout.fields[s].sectionSlot]
                     {
