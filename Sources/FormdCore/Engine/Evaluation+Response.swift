@@ -150,12 +150,22 @@ extension Evaluation {
             } else if !isVisible(slot) {
                 out.append((key, .hidden))
             } else if spec.formula != nil {
-                if value[slot] != v { out.append((key, .computed)) }
+                if !Self.sameValue(sent: v, computed: value[slot], spec: spec) { out.append((key, .computed)) }
             } else if cleared[slot] && value[slot] == nil {
                 out.append((key, .cleared))
             }
         }
         return out
+    }
+
+    /// Whether a formula field's submitted value is the computed one, compared by value: the
+    /// submission is coerced to the field's kind first, so `300.0` and `"300"` match `300`.
+    static func sameValue(sent: JSONValue, computed: JSONValue?, spec: FieldSpec) -> Bool {
+        guard let computed else { return false }
+        guard case .value(let c) = spec.coercer.coerce(sent) else { return false }
+        if c == computed { return true }
+        if case .number(let a) = c, case .number(let b) = computed { return OptionMatch.numericEqual(a.text, b.text) }
+        return false
     }
 
     private func writeDropped(_ w: inout JSONWriter) {

@@ -10,6 +10,8 @@ extension Evaluation {
         var round = 0
         while true {
             round += 1
+            // In the last allowed round, keep the values to name formula fields that kept changing.
+            let valuesBefore = round >= maxRounds ? value : nil
             let formulasChanged = computeFormulas()
             var shows: [(TargetSpec, Int)] = []
             var hides: [(TargetSpec, Int)] = []
@@ -53,7 +55,7 @@ extension Evaluation {
                 if !stable {
                     var names: [String] = []
                     for s in layout.fields.indices
-                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s]
+                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s] != value[s] } ?? false)
                         || sectionHidden[layout.fields[s].sectionSlot]
                             != newSectionHidden[layout.fields[s].sectionSlot]
                     {
@@ -64,10 +66,14 @@ extension Evaluation {
                 hidden = newHidden
                 disabled = newDisabled
                 sectionHidden = newSectionHidden
-                structuralActions = []
+                // Built in a local array: appending to `self.structuralActions` while calling a
+                // method on `self` copied the array on every append (quadratic on large forms).
+                var recorded: [Action] = []
+                var seen: Set<Action> = []
                 for list in [shows, hides, enables, disables] {
-                    for (t, s) in list { recordAction(t, from: s, value: nil, into: &structuralActions) }
+                    for (t, s) in list { Self.record(action(t, from: s, value: nil), into: &recorded, seen: &seen) }
                 }
+                structuralActions = recorded
                 return
             }
             hidden = newHidden
@@ -90,14 +96,18 @@ extension Evaluation {
         }
     }
 
-    /// Adds `{"id", "type", "action"}` (plus `"value"`) once; ids get `:index` substituted.
-    func recordAction(_ t: TargetSpec, from source: Int?, value: JSONValue?, into list: inout [Action]) {
+    /// `{"id", "type", "action"}` (plus `"value"`) of a target; ids get `:index` substituted.
+    func action(_ t: TargetSpec, from source: Int?, value: JSONValue?) -> Action {
         var id = t.idText
         if let s = source, layout.fields[s].instance >= 0, id.contains(":index") {
             id = id.replacingOccurrences(of: ":index", with: String(layout.fields[s].instance))
         }
-        let a = Action(id: id, type: t.typeText, action: t.action, value: value)
-        if !list.contains(a) { list.append(a) }
+        return Action(id: id, type: t.typeText, action: t.action, value: value)
+    }
+
+    /// Appends `a` unless `list` has it; `seen` holds the members of `list`.
+    static func record(_ a: Action, into list: inout [Action], seen: inout Set<Action>) {
+        if seen.insert(a).inserted { list.append(a) }
     }
 
     /// Recomputes every formula in dependency order; true when any value changed.

@@ -49,11 +49,11 @@ extension Evaluation {
                 value[d] = c
                 invalid[d] = false
                 cleared[d] = false
-                recordAction(t, from: context, value: c, into: &actions)
+                Self.record(action(t, from: context, value: c), into: &actions, seen: &actionSet)
             case .none:
                 value[d] = nil
                 invalid[d] = false
-                recordAction(t, from: context, value: .null, into: &actions)
+                Self.record(action(t, from: context, value: .null), into: &actions, seen: &actionSet)
             case .invalid:
                 return  // a select without that option, or a value the kind cannot hold: nothing happens
             }
@@ -61,7 +61,7 @@ extension Evaluation {
             value[d] = nil
             invalid[d] = false
             cleared[d] = true
-            recordAction(t, from: context, value: nil, into: &actions)
+            Self.record(action(t, from: context, value: nil), into: &actions, seen: &actionSet)
         case .show, .hide, .enable, .disable:
             return
         }

@@ -9,7 +9,7 @@ public struct Evaluation: Sendable {
         case unknown, notInput = "not_input", hidden, computed, cleared
     }
 
-    struct Action: Sendable, Equatable {
+    struct Action: Sendable, Hashable {
         let id: String
         let type: String
         let action: Target.Action
@@ -34,6 +34,8 @@ public struct Evaluation: Sendable {
     /// Submitted keys that name no field (kept in submission order with the others).
     var submittedKeys: [(key: String, slot: Int, value: JSONValue)] = []
     var actions: [Action] = []
+    /// The members of `actions`, so that recording stays O(1) per target.
+    var actionSet: Set<Action> = []
     var structuralActions: [Action] = []
     var unstableFields: [String]?
     /// Ids named in `changed`: evaluate reports `required` only for them.

@@ -1,0 +1,111 @@
+import Testing
+@testable import FormdCore
+
+/// SEMANTICS §6: validation checks, their order and params.
+@Suite struct EngineValidationTests {
+    private func check(_ field: String, _ value: String, postal: PostalCodeTable? = nil) throws -> Response {
+        try Engine.run(Engine.fields(field), "{\"x\": \(value)}", mode: .validate, postalCodes: postal)
+    }
+
+    // Tests V01–V06 of the original (one text field, the value submitted).
+    @Test(arguments: [
+        (#"{}"#, "\"100\"", [String]()), (#"{}"#, "null", []),
+        (#"{"required": true}"#, "\"100\"", []), (#"{"required": true}"#, "null", ["required"]),
+        (#"{"min_value": 10, "max_value": 100}"#, "null", []), (#"{"min_value": 10, "max_value": 100}"#, "\"100\"", []),
+        (#"{"min_value": 10, "max_value": 100}"#, "\"10\"", []), (#"{"min_value": 10, "max_value": 100}"#, "\"50\"", []),
+        (#"{"min_value": 10, "max_value": 100}"#, "\"1\"", ["min_value"]),
+        (#"{"min_value": 10, "max_value": 100}"#, "\"101\"", ["max_value"]),
+        (#"{"min_value": 10, "max_value": 100}"#, "\"abc\"", []),
+        (#"{"min_value": 10, "required": true}"#, "null", ["required"]),
+        (#"{"format": "[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}"#, "\"ios@hyper.no\"", []),
+        (#"{"format": "[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}"#, "\"ios@hyper\"", ["format"]),
+        (#"{"min_length": 2}"#, "\"ABC\"", []), (#"{"min_length": 2}"#, "\"A\"", ["min_length"]),
+        (#"{"max_length": 2}"#, "\"A\"", []), (#"{"max_length": 2}"#, "\"ABC\"", ["max_length"]),
+        (#"{"minimum_length": 2}"#, "\"A\"", ["min_length"]), (#"{"maximum_length": 2}"#, "\"ABC\"", ["max_length"]),
+        (#"{"min_length": 5, "format": "^\\d+$"}"#, "\"ab\"", ["min_length", "format"]),
+        (#"{"format": "^abc$"}"#, "\"ABC\"", []), (#"{"format": "b"}"#, "\"abc\"", []),
+        (#"{"max_length": 2}"#, "\"😀\"", []), (#"{"max_length": 1}"#, "\"😀\"", ["max_length"]),
+        (#"{"max_length": 3}"#, "150.0", []), (#"{"max_length": 3}"#, "1e3", ["max_length"]),
+    ])
+    func genericChecks(validations: String, value: String, codes: [String]) throws {
+        let r = try check("{\"id\": \"x\", \"type\": \"text\", \"validations\": \(validations)}", value)
+        #expect(r.codes("x") == codes, "\(validations) \(value)")
+    }
+
+    @Test func params() throws {
+        let r = try check(
+            #"{"id": "x", "type": "float", "validations": {"min_length": 4, "min_value": 2.50, "format": "^9"}}"#, "1.5")
+        #expect(r.errorList == ["x:min_length", "x:min_value", "x:format"])
+        #expect(r.error("x", "min_length")?["params"]?.jsonText == #"{"min":4}"#)
+        #expect(r.error("x", "min_value")?["params"]?.jsonText == #"{"min":2.50}"#)
+        #expect(r.error("x", "format")?["params"]?.jsonText == #"{"pattern":"^9"}"#)
+        #expect(r.error("x", "required")?["params"] == nil)
+    }
+
+    @Test func typeStopsTheOtherChecks() throws {
+        let r = try check(#"{"id": "x", "type": "count", "validations": {"required": true, "min_length": 10, "format": "z"}}"#, "\"x\"")
+        #expect(r.codes("x") == ["type"])
+        // `email` values that are not addresses are `type` errors (test D17 gives `type`, not `format`).
+        let e = try check(#"{"id": "x", "type": "email", "validations": {"format": "@"}}"#, "\"faultyEmail\"")
+        #expect(e.codes("x") == ["type"])
+        #expect(try check(#"{"id": "x", "type": "email"}"#, "\"teknologi@hyper.no\"").errors.isEmpty)
+    }
+
+    @Test func hiddenFieldsAreNotValidatedDisabledAre() throws {
+        let def = Engine.fields(
+            #"{"id": "h", "type": "text", "hidden": true, "validations": {"required": true}}"#,
+            #"{"id": "d", "type": "text", "disabled": true, "validations": {"required": true}}"#)
+        let r = try Engine.run(def, "{}", mode: .validate)
+        #expect(r.errorList == ["d:required"])
+    }
+
+    @Test(arguments: [
+        ("date", ">", "\"2024-01-02\"", "\"2024-01-01\"", true), ("date", ">", "\"2024-01-01\"", "\"2024-01-01\"", false),
+        ("date", "<", "\"2024-01-01\"", "\"2024-01-01\"", false), ("date", ">=", "\"2024-01-01\"", "\"2024-01-01\"", true),
+        ("date_time", "==", "\"2024-01-01T10:00:00+01:00\"", "\"2024-01-01T09:00:00Z\"", true),
+        ("time", "<", "\"09:00\"", "\"10:00:00\"", true),
+        ("float", ">", "10", "9", true), ("float", ">", "9.5", "10", false), ("float", "==", "1.0", "1", true),
+        ("text", "==", "\"a\"", "\"a\"", true), ("text", "==", "\"a\"", "\"A\"", false), ("text", "<", "\"10\"", "\"9\"", false),
+        ("text", "<", "\"b\"", "\"c\"", true), ("date", ">", "\"2024-01-01\"", "null", true),
+    ])
+    func compare(type: String, rule: String, mine: String, other: String, ok: Bool) throws {
+        let def = Engine.fields(
+            "{\"id\": \"other\", \"type\": \"\(type)\"}",
+            "{\"id\": \"x\", \"type\": \"\(type)\", \"validations\": {\"compare_to\": \"other\", \"compare_rule\": \"\(rule)\"}}")
+        let r = try Engine.run(def, "{\"x\": \(mine), \"other\": \(other)}", mode: .validate)
+        #expect(r.codes("x") == (ok ? [] : ["compare"]), "\(mine) \(rule) \(other)")
+        if !ok { #expect(r.error("x", "compare")?["params"]?.jsonText == "{\"other\":\"other\",\"rule\":\"\(rule)\"}") }
+    }
+
+    @Test func compareDefaultRuleIsEquality() throws {
+        let def = Engine.fields(#"{"id": "p", "type": "password"}"#, #"{"id": "x", "type": "password", "validations": {"compare_to": "p"}}"#)
+        let r = try Engine.run(def, #"{"p": "a", "x": "b"}"#, mode: .validate)
+        #expect(r.error("x", "compare")?["params"]?["rule"]?.stringValue == "==")
+    }
+
+    @Test(arguments: [
+        ("bank_account_number", "\"12345678903\"", [String]()), ("bank_account_number", "\"12345678901\"", ["bank_account"]),
+        ("a.social_security_number", "\"15076500565\"", []), ("social_security_number", "\"12345678901\"", ["ssn"]),
+        ("postal_code", "\"0450\"", []), ("postal_code", "\"9999\"", ["postal_code"]), ("home.postal_code", "\"01\"", ["postal_code"]),
+        ("postal_code", "null", []), ("social_security_number", "\"\"", []),
+    ])
+    func norwegianChecks(id: String, value: String, codes: [String]) throws {
+        let table = PostalCodeTable(["0201": "Oslo", "0450": "Oslo"])
+        let r = try Engine.run(Engine.fields("{\"id\": \"\(id)\", \"type\": \"text\"}"), "{\"\(id)\": \(value)}", mode: .validate, postalCodes: table)
+        #expect(r.codes(id) == codes)
+    }
+
+    @Test func postalCodeWithoutTableIsNotChecked() throws {
+        let r = try Engine.run(Engine.fields(#"{"id": "postal_code", "type": "text"}"#), #"{"postal_code": "9999"}"#, mode: .validate)
+        #expect(r.errors.isEmpty)
+    }
+
+    @Test func catastrophicPatternDoesNotStall() throws {
+        let def = Engine.fields(#"{"id": "x", "type": "text", "validations": {"format": "^(a+)+$"}}"#)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let r = try Engine.run(def, "{\"x\": \"" + String(repeating: "a", count: 40) + "!\"}", mode: .validate)
+        #expect(clock.now - start < .seconds(5))
+        #expect(r.codes("x") == ["format"])
+    }
+}
