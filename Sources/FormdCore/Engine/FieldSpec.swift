@@ -1,5 +1,5 @@
 /// A field (static, or of a template) with everything evaluation needs, resolved at load.
-struct FieldSpec: Sendable {
+final class FieldSpec: Sendable {
     let field: Field
     /// The id as written (with `:index` for template fields).
     let id: String
@@ -22,8 +22,30 @@ struct FieldSpec: Sendable {
     let hasStructuralTargets: Bool
     let hasValueTargets: Bool
 
-    var holdsValue: Bool { kind.holdsValue }
+    let holdsValue: Bool
     var label: String { field.label }
+
+    init(
+        field: Field, id: String, kind: FieldKind, template: Int?, section: Int, coercer: ValueCoercer,
+        defaultValue: JSONValue?, options: [OptionSpec], targets: [TargetSpec], formula: CompiledFormula?,
+        validations: ValidationSpec?, idCheck: IDCheck?, hasStructuralTargets: Bool, hasValueTargets: Bool
+    ) {
+        self.field = field
+        self.id = id
+        self.kind = kind
+        self.template = template
+        self.section = section
+        self.coercer = coercer
+        self.defaultValue = defaultValue
+        self.options = options
+        self.targets = targets
+        self.formula = formula
+        self.validations = validations
+        self.idCheck = idCheck
+        self.hasStructuralTargets = hasStructuralTargets
+        self.hasValueTargets = hasValueTargets
+        self.holdsValue = kind.holdsValue
+    }
 }
 
 struct OptionSpec: Sendable {
@@ -81,7 +103,7 @@ struct SectionSpec: Sendable {
     let targets: [TargetSpec]
 }
 
-struct TemplateSpec: Sendable {
+final class TemplateSpec: Sendable {
     let template: SectionTemplate
     let id: String
     /// Fields of one instance, ids with `:index`.
@@ -92,6 +114,18 @@ struct TemplateSpec: Sendable {
     let idParts: [(prefix: String, suffix: String)]
     /// Attribute ids (with `:index`) → attribute index.
     let attrIndex: [String: Int]
+
+    init(
+        template: SectionTemplate, id: String, fields: [FieldSpec], section: Int?,
+        idParts: [(prefix: String, suffix: String)], attrIndex: [String: Int]
+    ) {
+        self.template = template
+        self.id = id
+        self.fields = fields
+        self.section = section
+        self.idParts = idParts
+        self.attrIndex = attrIndex
+    }
 
     func instanceFieldID(attr: Int, index: Int) -> String {
         let p = idParts[attr]
