@@ -40,8 +40,7 @@ struct DrainTests {
         let idle = try server.connect()
         #expect(try idle.exchange("GET", "/healthz").status == 200)
 
-        server.child.signal(SIGTERM)
-        let draining = server.child.stderr.wait(until: Date() + 10) { $0.contains("draining") ? true : nil }
+        let draining = server.beginDrain(SIGTERM)
         #expect(draining == true, "no 'draining' log line: \(server.child.stderr.text)")
         #expect(server.child.waitForExit(timeout: 0.01) == nil, "must wait for the requests in flight")
 
@@ -81,7 +80,7 @@ struct DrainTests {
         let server = served.server
         let stuck = try startUpload(server, path: "/forms/contact/validate", body: Array(#"{"first_name": "Ola"}"#.utf8))
         let start = Date()
-        server.child.signal(SIGTERM)
+        server.beginDrain(SIGTERM)
         let status = server.child.waitForExit(timeout: 20)
         #expect(status == 0)
         #expect(Date().timeIntervalSince(start) < 15, "exits at the shutdown deadline")
@@ -92,8 +91,7 @@ struct DrainTests {
         let served = try ServedForms()
         let server = served.server
         #expect(try server.request("GET", "/healthz").status == 200)
-        server.child.signal(SIGINT)
-        #expect(server.child.waitForExit(timeout: 20) == 0)
+        #expect(server.stop(SIGINT) == 0)
     }
 }
 

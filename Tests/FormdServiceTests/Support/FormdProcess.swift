@@ -240,15 +240,28 @@ final class FormdServerProcess: @unchecked Sendable {
         try request(method, path, headers: [("Content-Type", "application/json")] + headers, body: Array(json.utf8))
     }
 
-    /// SIGTERM, then the exit status (nil if it did not exit in time).
+    /// Sends `sig` until the server logs that it is draining (nil: it never did in `timeout`).
     ///
-    /// One request first: `formd serve` prints its listening line before it installs its SIGTERM
-    /// handler (ServeCommand.swift), so a SIGTERM sent right after the line can kill it (exit by
-    /// signal) or be lost (ignored, never drains). A round trip makes that window practically
-    /// unreachable; `SignalRaceTests` keeps the bug visible.
-    func stop(timeout: TimeInterval = 20) -> Int32? {
-        _ = try? request("GET", "/healthz")
-        child.signal(SIGTERM)
+    /// `formd serve` prints its listening line before it installs its SIGTERM/SIGINT handler
+    /// (ServeCommand.swift): a signal sent in that window is ignored and lost (or, earlier still,
+    /// kills the process). Re-sending until the `draining` log line shows keeps the other tests
+    /// independent of that bug; `SignalRaceTests` keeps it visible.
+    @discardableResult
+    func beginDrain(_ sig: Int32 = SIGTERM, timeout: TimeInterval = 20) -> Bool? {
+        let deadline = Date() + timeout
+        while Date() < deadline {
+            child.signal(sig)
+            if child.stderr.wait(until: min(deadline, Date() + 1), { $0.contains("draining") ? true : nil }) == true {
+                return true
+            }
+            if !child.process.isRunning { return nil }
+        }
+        return nil
+    }
+
+    /// Drains (see `beginDrain`), then the exit status (nil if it did not exit in time).
+    func stop(_ sig: Int32 = SIGTERM, timeout: TimeInterval = 30) -> Int32? {
+        beginDrain(sig, timeout: timeout)
         return child.waitForExit(timeout: timeout)
     }
 
