@@ -52,7 +52,8 @@ let package = Package(
         ),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore"]),
         .testTarget(name: "FormdHTTPTests", dependencies: ["FormdHTTP"]),
-        .testTarget(name: "FormdServiceTests", dependencies: ["FormdService"]),
+        // Depends on the executable so `swift test` builds `formd` first: these tests start the real binary.
+        .testTarget(name: "FormdServiceTests", dependencies: ["FormdService", "formd"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,14 +27,20 @@ extension ServiceConfiguration {
                 throw ConfigurationError("--config \(file): cannot read the file")
             }
         }
+        // Every given value is checked, also one a higher-precedence source overrides (a config
+        // file with `"port": 70000` is broken even when --port is given); applied lowest first.
+        var c = ServiceConfiguration()
+        for key in keys {
+            if let (value, source) = raw[key] { try c.set(key, value, source) }
+        }
         for key in keys {
             let name = environmentName(of: key)
-            if let v = environment[name] { raw[key] = (.string(v), .environment(name)) }
+            if let v = environment[name] { try c.set(key, .string(v), .environment(name)) }
         }
-        for (key, v) in commandLine { raw[key] = (.string(v), .commandLine) }
-
-        var c = ServiceConfiguration()
-        for (key, (value, source)) in raw { try c.set(key, value, source) }
+        for key in keys {
+            if let v = commandLine[key] { try c.set(key, .string(v), .commandLine) }
+        }
+        for key in commandLine.keys where !keys.contains(key) { throw ConfigurationError("unknown setting \"\(key)\"") }
         if (c.tlsCert == nil) != (c.tlsKey == nil) {
             throw ConfigurationError("server.tls.cert and server.tls.key must be set together")
         }
@@ -47,6 +53,10 @@ extension ServiceConfiguration {
         for m in o.members {
             let key = prefix.isEmpty ? m.key : prefix + "." + m.key
             if case .object(let inner) = m.value, !keys.contains(key) {
+                // A section must hold known keys: `"srever": {}` is a typo, not an empty section.
+                guard keys.contains(where: { $0.hasPrefix(key + ".") }) else {
+                    throw ConfigurationError("\(file): unknown setting \"\(key)\" (known: \(keys.joined(separator: ", ")))")
+                }
                 try flatten(inner, prefix: key, file: file, into: &raw)
             } else {
                 guard keys.contains(key) else {

@@ -57,10 +57,8 @@ struct ServeCommand: ParsableCommand {
             printError("formd: \(error)")
             throw ExitCode(1)
         }
-        let scheme = configuration.tlsCert == nil ? "http" : "https"
-        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        FileHandle.standardOutput.write(Data("formd listening on \(scheme)://\(shownHost):\(boundPort)\n".utf8))
-
+        // Signals are handled before the listening line, so a SIGTERM sent as soon as a
+        // supervisor sees the line always drains.
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         var sources: [any DispatchSourceSignal] = []
@@ -76,6 +74,10 @@ struct ServeCommand: ParsableCommand {
             source.resume()
             sources.append(source)
         }
+        let scheme = configuration.tlsCert == nil ? "http" : "https"
+        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        FileHandle.standardOutput.write(Data("formd listening on \(scheme)://\(shownHost):\(boundPort)\n".utf8))
+
         withExtendedLifetime(sources) { dispatchMain() }
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGTERM: stop accepting, finish the requests in flight, `/readyz` 503 meanwhile, exit 0.
+@Suite("formd serve drain", .timeLimit(.minutes(3)))
+struct DrainTests {
+    /// Sends a request head with `Expect: 100-continue` and waits for the interim `100 Continue`,
+    /// which proves the server has parsed the head (the connection is busy, not idle), then sends
+    /// the first half of the body.
+    func startUpload(_ server: FormdServerProcess, method: String = "POST", path: String, body: [UInt8]) throws
+        -> HTTPTestClient
+    {
+        let c = try server.connect()
+        try c.send(
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+        let interim = try c.readResponse()
+        #expect(interim.status == 100)
+        try c.send(Array(body[..<(body.count / 2)]))
+        return c
+    }
+
+    @Test func requestsInFlightFinishAndReadinessDrops() throws {
+        let served = try ServedForms(environment: ["FORMD_TIMEOUTS_SHUTDOWN_SECONDS": "5"])
+        let server = served.server
+        #expect(try server.request("GET", "/readyz").status == 200)
+
+        let valid = Array(#"{"first_name": "Ola Nordmann", "email": "ola@example.com"}"#.utf8)
+        let invalid = Array(#"{"first_name": "O", "email": "o@example.com"}"#.utf8)
+        let a = try startUpload(server, path: "/forms/contact/validate", body: valid)
+        let b = try startUpload(server, path: "/forms/contact/validate", body: invalid)
+        let values = Array(#"{"values": {"first_name": "Kari"}}"#.utf8)
+        let e = try startUpload(server, path: "/forms/contact/evaluate", body: values)
+        // A GET with a body: answered only when the body is complete, i.e. after the drain began.
+        let ready = try startUpload(server, method: "GET", path: "/readyz", body: Array("{}  ".utf8))
+        // An idle keep-alive connection: closed by the drain.
+        let idle = try server.connect()
+        #expect(try idle.exchange("GET", "/healthz").status == 200)
+
+        let draining = server.beginDrain(SIGTERM)
+        #expect(draining == true, "no 'draining' log line: \(server.child.stderr.text)")
+        #expect(server.child.waitForExit(timeout: 0.01) == nil, "must wait for the requests in flight")
+
+        try a.send(Array(valid[(valid.count / 2)...]))
+        let ra = try a.readResponse()
+        #expect(ra.status == 200, "\(ra)")
+        #expect(ra.object["valid"] as? Bool == true)
+        #expect(ra.header("Connection")?.lowercased() == "close", "responses while draining close the connection")
+
+        try b.send(Array(invalid[(invalid.count / 2)...]))
+        let rb = try b.readResponse()
+        #expect(rb.status == 422, "\(rb)")
+        #expect(Int(rb.header("Content-Length") ?? "") == rb.body.count)
+        #expect(rb.json != nil, "complete JSON body")
+
+        try e.send(Array(values[(values.count / 2)...]))
+        let re = try e.readResponse()
+        #expect(re.status == 200, "\(re)")
+        #expect((re.object["values"] as? [String: Any])?["first_name"] as? String == "Kari")
+
+        // ra arrived with Connection: close, so the drain had begun; readiness is off by then.
+        try ready.send(Array("  ".utf8))
+        let rr = try ready.readResponse()
+        #expect(rr.status == 503, "\(rr)")
+        #expect(rr.object["type"] as? String == "/problems/not-ready")
+
+        #expect(idle.isClosedByServer(), "idle keep-alive connections are closed by the drain")
+        #expect(a.isClosedByServer())
+
+        let status = server.child.waitForExit(timeout: 20)
+        #expect(status == 0)
+        #expect(server.child.stderr.text.contains("stopped"))
+    }
+
+    @Test func drainTimeoutStillExitsZero() throws {
+        let served = try ServedForms(environment: ["FORMD_TIMEOUTS_SHUTDOWN_SECONDS": "1"])
+        let server = served.server
+        let stuck = try startUpload(server, path: "/forms/contact/validate", body: Array(#"{"first_name": "Ola"}"#.utf8))
+        let start = Date()
+        server.beginDrain(SIGTERM)
+        let status = server.child.waitForExit(timeout: 20)
+        #expect(status == 0)
+        #expect(Date().timeIntervalSince(start) < 15, "exits at the shutdown deadline")
+        _ = stuck
+    }
+
+    @Test func sigintDrainsToo() throws {
+        let served = try ServedForms()
+        let server = served.server
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(server.stop(SIGINT) == 0)
+    }
+}
+
+/// API.md: when `formd serve` prints `formd listening on ...` it accepts connections, and SIGTERM
+/// drains and exits 0. ServeCommand.swift prints the line before it sets `SIG_IGN` and installs
+/// its dispatch signal sources, so a SIGTERM right after the line either kills the process by the
+/// default action or arrives while the signal is ignored and is lost (the server never drains).
+@Suite("formd serve signal race", .timeLimit(.minutes(3)))
+struct SignalRaceTests {
+    @Test func sigtermRightAfterTheListeningLine() throws {
+        let folder = try TempFolder()
+        let forms = try folder.subfolder("Forms")
+        withKnownIssue(
+            "ServeCommand.swift installs its SIGTERM handler after printing the listening line", isIntermittent: true
+        ) {
+            for _ in 0..<5 {
+                let server = try FormdServerProcess(forms: forms, directory: folder.url)
+                server.child.signal(SIGTERM)
+                let status = server.child.waitForExit(timeout: 10)
+                if status == nil {
+                    server.child.signal(SIGKILL)
+                    _ = server.child.waitForExit(timeout: 10)
+                }
+                #expect(status == 0, "nil: the SIGTERM was lost; 15: killed by it")
+            }
+        }
+    }
+}
