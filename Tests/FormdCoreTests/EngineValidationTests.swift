@@ -109,3 +109,21 @@ import Testing
         #expect(r.codes("x") == ["format"])
     }
 }
+
+@Suite struct EngineSwitchBoundsTests {
+    /// A switch reads as 1/0 for `min_value`/`max_value` (docs/SEMANTICS-NOTES.md): a terms switch
+    /// with `min_value: 1` must be on.
+    @Test(arguments: [("true", [String]()), ("false", ["terms:min_value"]), ("null", ["terms:required"])])
+    func termsMustBeOn(value: String, expected: [String]) throws {
+        let definition = Engine.fields(
+            #"{"id": "terms", "type": "switch", "validations": {"required": true, "min_value": 1}}"#)
+        let r = try Engine.run(definition, #"{"terms": \#(value)}"#, mode: .validate)
+        #expect(r.errorList == expected)
+    }
+
+    @Test func selectsAreNotBoundChecked() throws {
+        let definition = Engine.fields(
+            #"{"id": "s", "type": "select", "values": [{"id": 0}, {"id": 5}], "validations": {"min_value": 3}}"#)
+        #expect(try Engine.run(definition, #"{"s": 0}"#, mode: .validate).errorList == [])
+    }
+}

@@ -66,7 +66,7 @@ extension Evaluation {
                     errors.append(makeError(subject, .maxLength, params: [("max", .int(max))], label: label, fieldMessages: fieldMessages))
                 }
             }
-            if rules.minValue != nil || rules.maxValue != nil, checksText, let x = v.numericReading {
+            if rules.minValue != nil || rules.maxValue != nil, !spec.hasOptions, let x = v.numericReading {
                 if let (t, min) = rules.minValue, x < min {
                     errors.append(
                         makeError(subject, .minValue, params: [("min", .number(JSONNumber(literal: t)))], label: label, fieldMessages: fieldMessages))
@@ -130,9 +130,11 @@ extension JSONValue {
         }
     }
 
-    /// A number, or a string that reads as one; nil otherwise.
+    /// A number, a string that reads as one, or a boolean as 1/0 (so `min_value: 1` on a switch
+    /// means "must be on"); nil otherwise.
     var numericReading: FormNumber? {
         switch self {
+        case .bool(let b): b ? 1 : 0
         case .number(let n): FormNumber(literal: n.text)
         case .string(let s): FormNumber(literal: s)
         default: nil
