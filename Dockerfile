@@ -37,8 +37,8 @@ RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get -q update \
  && apt-get -q install -y --no-install-recommends $RUNTIME_PACKAGES \
  && rm -rf /var/lib/apt/lists/* \
- && groupadd --system --gid 10001 formd \
- && useradd --system --uid 10001 --gid formd --home-dir /app --no-create-home --shell /usr/sbin/nologin formd
+ && groupadd --gid 10001 formd \
+ && useradd --uid 10001 --gid formd --home-dir /app --no-create-home --shell /usr/sbin/nologin formd
 WORKDIR /app
 COPY --from=build /staging/formd /staging/swift-backtrace-static /usr/local/bin/
 COPY Forms ./Forms
