@@ -1,24 +1,54 @@
-# Build: the official Swift image; run: Debian slim with only the runtime libraries.
-FROM swift:6.1-bookworm AS build
-WORKDIR /src
-RUN apt-get update && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev && rm -rf /var/lib/apt/lists/*
-COPY Package.swift ./
-COPY Sources ./Sources
-COPY Tests ./Tests
-RUN swift build -c release --static-swift-stdlib --product formd \
- && cp "$(swift build -c release --show-bin-path)/formd" /formd
+# syntax=docker/dockerfile:1
+# formd container image, in the style of the Swift server templates:
+# build with the official Swift image, run on Debian slim with only the libraries the binary needs.
+#
+#   docker build -t formd .
+#   docker run --rm -p 8080:8080 formd
+#
+# scripts/container-smoke replays the runtime stage below in a debootstrap root file system
+# (no Docker engine needed): it installs RUNTIME_PACKAGES and runs every instruction after the
+# last FROM, so keep that stage to RUN, ARG, ENV, WORKDIR, COPY, USER, EXPOSE, STOPSIGNAL,
+# HEALTHCHECK, ENTRYPOINT and CMD.
 
+# ---- build ---------------------------------------------------------------------------------
+FROM swift:6.3-bookworm AS build
+RUN export DEBIAN_FRONTEND=noninteractive \
+ && apt-get -q update \
+ && apt-get -q install -y --no-install-recommends zlib1g-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /build
+# Resolve dependencies in their own layer, so that source edits reuse it.
+COPY Package.swift ./
+RUN swift package resolve
+COPY Sources ./Sources
+# Package.swift declares the test targets; their folders must exist for the manifest to load.
+COPY Tests ./Tests
+RUN swift build -c release --static-swift-stdlib --product formd
+WORKDIR /staging
+RUN cp "$(swift build --package-path /build -c release --show-bin-path)/formd" ./ \
+ && cp /usr/libexec/swift/linux/swift-backtrace-static ./
+
+# ---- run -----------------------------------------------------------------------------------
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libssl3 zlib1g ca-certificates \
+# What `ldd formd` lists for a --static-swift-stdlib release build: libc (libc, libm), the C++
+# runtime and libgcc_s, zlib. Nothing else.
+ARG RUNTIME_PACKAGES="libc6 libgcc-s1 libstdc++6 zlib1g"
+RUN export DEBIAN_FRONTEND=noninteractive \
+ && apt-get -q update \
+ && apt-get -q install -y --no-install-recommends $RUNTIME_PACKAGES \
  && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --home /app formd
+ && groupadd --gid 10001 formd \
+ && useradd --uid 10001 --gid formd --home-dir /app --no-create-home --shell /usr/sbin/nologin formd
 WORKDIR /app
-COPY --from=build /formd /usr/local/bin/formd
+COPY --from=build /staging/formd /staging/swift-backtrace-static /usr/local/bin/
 COPY Forms ./Forms
 COPY config ./config
-ENV FORMD_SERVER_HOST=0.0.0.0
-USER formd
+ENV FORMD_SERVER_HOST=0.0.0.0 \
+    SWIFT_BACKTRACE=enable=yes,sanitize=yes,threads=all,images=all,interactive=no,swift-backtrace=/usr/local/bin/swift-backtrace-static
+# Numeric, so that Kubernetes can verify runAsNonRoot.
+USER 10001:10001
 EXPOSE 8080
 STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 CMD ["/usr/local/bin/formd", "healthcheck"]
 ENTRYPOINT ["/usr/local/bin/formd"]
 CMD ["serve"]
