@@ -16,7 +16,7 @@ let largeDefinition1 = LargeForm(scale: 1).definition()
 let largeDefinition10 = LargeForm(scale: 10).definition()
 
 let benchmarks: @Sendable () -> Void = {
-    let perRequest: [BenchmarkMetric] = [.wallClock, .cpuTotal, .throughput, .mallocCountTotal, .peakMemoryResident]
+    let perRequest: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident]
     let large: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident]
 
     // 1. Employment form: one request as the service handles it.
