@@ -26,7 +26,7 @@ let scenarios: [Scenario] = [
         let w = Workload.employment()
         return { w.decodeValidateEncode() }
     },
-    Scenario(name: "employment-invalid", what: "decode + validate + encode, 10 errors") {
+    Scenario(name: "employment-invalid", what: "decode + validate + encode, 9 errors") {
         let w = Workload.employmentInvalid()
         return { w.decodeValidateEncode() }
     },
