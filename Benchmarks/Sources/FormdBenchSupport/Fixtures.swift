@@ -1,0 +1,109 @@
+import FormdCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The committed fixtures in `Benchmarks/Fixtures/`, located from this source file.
+public enum Fixtures {
+    /// `Benchmarks/Fixtures/`, found relative to this file (the benchmarks run from a checkout).
+    public static let directory: String = {
+        var path = #filePath
+        for _ in 0..<3 {  // …/Benchmarks/Sources/FormdBenchSupport/Fixtures.swift
+            if let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
+        }
+        return path + "/Fixtures"
+    }()
+
+    public static func bytes(_ name: String) -> [UInt8] {
+        let path = directory + "/" + name
+        guard let file = fopen(path, "rb") else { fatalError("cannot open \(path)") }
+        defer { fclose(file) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, 65536, file) }
+            if n <= 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return out
+    }
+}
+
+/// A loaded form plus a submission, ready to evaluate.
+public struct Workload: Sendable {
+    public let form: LoadedForm
+    public let definitionBytes: [UInt8]
+    public let submissionBytes: [UInt8]
+    /// The submission decoded once, for benchmarks that time the evaluation alone.
+    public let submission: JSONObject
+
+    public init(id: String, definition: [UInt8], submission: [UInt8]) {
+        let result = FormLoader.load(id: id, bytes: definition)
+        guard let form = result.form else {
+            let problems = result.diagnostics.prefix(10).map { "\($0)" }.joined(separator: "\n")
+            fatalError("benchmark form \(id) rejected:\n\(problems)")
+        }
+        self.form = form
+        self.definitionBytes = definition
+        self.submissionBytes = submission
+        self.submission = Self.decode(submission)
+    }
+
+    static func decode(_ bytes: [UInt8]) -> JSONObject {
+        do {
+            guard case .object(let object) = try JSONParser.parse(bytes, options: .submission).root else {
+                fatalError("submission is not an object")
+            }
+            return object
+        } catch {
+            fatalError("submission does not parse: \(error.message)")
+        }
+    }
+
+    /// One request as the service does it: decode the body, evaluate (validate), encode the response.
+    /// Returns the response size so the work cannot be optimised away.
+    @inline(never)
+    public func decodeValidateEncode() -> Int {
+        let values = Self.decode(submissionBytes)
+        let evaluation = Evaluation(plan: form.plan, values: values, mode: .validate, options: EvaluationOptions())
+        var writer = JSONWriter(reservingCapacity: 1024)
+        evaluation.validateResponse(form: form.id, version: form.version, into: &writer)
+        return writer.bytes.count
+    }
+
+    /// The evaluation alone, on the pre-decoded submission. Returns the number of errors.
+    @inline(never)
+    public func validateOnly() -> Int {
+        let evaluation = Evaluation(plan: form.plan, values: submission, mode: .validate, options: EvaluationOptions())
+        return evaluation.errors.count
+    }
+
+    /// The response body for a check of what the benchmark evaluates.
+    public func responseText() -> String {
+        let evaluation = Evaluation(plan: form.plan, values: submission, mode: .validate, options: EvaluationOptions())
+        var writer = JSONWriter(reservingCapacity: 1024)
+        evaluation.validateResponse(form: form.id, version: form.version, into: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    public static func employment() -> Workload {
+        Workload(
+            id: "employment", definition: Fixtures.bytes("employment.json"),
+            submission: Fixtures.bytes("employment-submission.json"))
+    }
+
+    public static func employmentInvalid() -> Workload {
+        Workload(
+            id: "employment", definition: Fixtures.bytes("employment.json"),
+            submission: Fixtures.bytes("employment-submission-invalid.json"))
+    }
+
+    /// The generated large form at `scale` (1: 10,000 fields) with its submission.
+    public static func large(scale: Int) -> Workload {
+        let g = LargeForm(scale: scale)
+        return Workload(id: "large\(scale)", definition: g.definition(), submission: g.submission())
+    }
+}

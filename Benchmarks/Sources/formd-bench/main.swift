@@ -1,0 +1,156 @@
+// Plain benchmark driver (no malloc interposer): the same workloads as the package-benchmark
+// suite, timed with ContinuousClock. Also the program to run under callgrind / perf.
+//
+//   swift run -c release --package-path Benchmarks formd-bench [scenario...] [--runs N] [--seconds S]
+//   formd-bench --profile employment --iterations 20000      # untimed loop for a profiler
+//   formd-bench --dump employment                             # print the response evaluated
+//
+// Scenarios: employment, employment-invalid, large, large-x10, load, load-x10 (default: all).
+import FormdBenchSupport
+import FormdCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Scenario {
+    let name: String
+    let what: String
+    let prepare: () -> () -> Int
+}
+
+let scenarios: [Scenario] = [
+    Scenario(name: "employment", what: "decode + validate + encode, valid ~300 B submission") {
+        let w = Workload.employment()
+        return { w.decodeValidateEncode() }
+    },
+    Scenario(name: "employment-invalid", what: "decode + validate + encode, 9 errors") {
+        let w = Workload.employmentInvalid()
+        return { w.decodeValidateEncode() }
+    },
+    Scenario(name: "employment-eval", what: "Evaluation only (pre-decoded submission)") {
+        let w = Workload.employment()
+        return { w.validateOnly() }
+    },
+    Scenario(name: "large", what: "10k fields, 1k formulas, 1k conditions, 100 instances: one Evaluation") {
+        let w = Workload.large(scale: 1)
+        return { w.validateOnly() }
+    },
+    Scenario(name: "large-x10", what: "100k fields, 10k formulas, 10k conditions, 1k instances: one Evaluation") {
+        let w = Workload.large(scale: 10)
+        return { w.validateOnly() }
+    },
+    Scenario(name: "large-e2e", what: "10k fields: decode + validate + encode") {
+        let w = Workload.large(scale: 1)
+        return { w.decodeValidateEncode() }
+    },
+    Scenario(name: "load", what: "FormLoader.load of 10k fields / 1k formulas (parse + check + compile)") {
+        let bytes = LargeForm(scale: 1).definition()
+        return { FormLoader.load(id: "large1", bytes: bytes).form == nil ? 0 : 1 }
+    },
+    Scenario(name: "load-x10", what: "FormLoader.load of 100k fields / 10k formulas") {
+        let bytes = LargeForm(scale: 10).definition()
+        return { FormLoader.load(id: "large10", bytes: bytes).form == nil ? 0 : 1 }
+    },
+]
+
+@MainActor func scenario(_ name: String) -> Scenario {
+    guard let s = scenarios.first(where: { $0.name == name }) else {
+        print("unknown scenario \(name); known: \(scenarios.map(\.name).joined(separator: ", "))")
+        exit(2)
+    }
+    return s
+}
+
+func format(_ d: Duration) -> String {
+    let ns = Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
+    if ns < 1_000 { return String(format3(ns)) + " ns" }
+    if ns < 1_000_000 { return format3(ns / 1e3) + " µs" }
+    if ns < 1_000_000_000 { return format3(ns / 1e6) + " ms" }
+    return format3(ns / 1e9) + " s"
+}
+
+func format3(_ x: Double) -> String {
+    let r = (x * 100).rounded() / 100
+    return "\(r)"
+}
+
+func nanos(_ d: Duration) -> Double { Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9 }
+
+var args = Array(CommandLine.arguments.dropFirst())
+var runs = 3
+var seconds = 2.0
+var names: [String] = []
+var profile: String?
+var dump: String?
+var iterations = 10_000
+while !args.isEmpty {
+    let a = args.removeFirst()
+    switch a {
+    case "--runs": runs = Int(args.removeFirst()) ?? 3
+    case "--seconds": seconds = Double(args.removeFirst()) ?? 2
+    case "--profile": profile = args.removeFirst()
+    case "--iterations": iterations = Int(args.removeFirst()) ?? 10_000
+    case "--dump": dump = args.removeFirst()
+    default: names.append(a)
+    }
+}
+
+if let dump {
+    let w: Workload
+    switch dump {
+    case "employment": w = .employment()
+    case "employment-invalid": w = .employmentInvalid()
+    case "large": w = .large(scale: 1)
+    default: print("dump: employment | employment-invalid | large"); exit(2)
+    }
+    print(w.responseText())
+    exit(0)
+}
+
+if let profile {
+    let body = scenario(profile).prepare()
+    var sink = 0
+    for _ in 0..<iterations { sink &+= body() }
+    print("\(profile): \(iterations) iterations, sink \(sink)")
+    exit(0)
+}
+
+if names.isEmpty { names = scenarios.map(\.name) }
+print("formd-bench: release=\(!_isDebugAssertConfiguration()), runs=\(runs), ~\(seconds) s each")
+let clock = ContinuousClock()
+for name in names {
+    let s = scenario(name)
+    let body = s.prepare()
+    // Warm-up, and calibrate a batch of about 10 ms.
+    var sink = body()
+    var batch = 1
+    while true {
+        let t = clock.measure { for _ in 0..<batch { sink &+= body() } }
+        if nanos(t) > 10_000_000 || batch >= 1 << 20 { break }
+        batch *= 2
+    }
+    var perOp: [Double] = []
+    var minSingle = Double.infinity
+    for _ in 0..<runs {
+        var total = Duration.zero
+        var ops = 0
+        let start = clock.now
+        while clock.now - start < .milliseconds(Int64(seconds * 1000)) {
+            let t = clock.measure { for _ in 0..<batch { sink &+= body() } }
+            total += t
+            ops += batch
+            if batch == 1 { minSingle = min(minSingle, nanos(t)) }
+        }
+        perOp.append(nanos(total) / Double(ops))
+    }
+    let sorted = perOp.sorted()
+    let best = sorted[0]
+    let median = sorted[sorted.count / 2]
+    var line = "\(s.name): best \(format(.nanoseconds(Int64(best)))) / op (\(Int(1e9 / best)) op/s), "
+    line += "median \(format(.nanoseconds(Int64(median)))) / op (\(Int(1e9 / median)) op/s)"
+    if minSingle.isFinite { line += ", fastest single \(format(.nanoseconds(Int64(minSingle))))" }
+    print(line + "   [\(s.what)] (sink \(sink & 1))")
+}
