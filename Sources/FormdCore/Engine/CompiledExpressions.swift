@@ -166,7 +166,7 @@ extension Evaluation {
         guard let v = effectiveValue(s) else { return .missing }
         let spec = plan.spec(layout.fields[s].spec)
         if use == .formula && spec.hasOptions {
-            guard let option = spec.options.first(where: { $0.id.map { OptionMatch.sameID($0, v) } ?? false }),
+            guard let option = spec.option(for: v),
                 let n = option.number
             else { return .missing }
             return .number(n)

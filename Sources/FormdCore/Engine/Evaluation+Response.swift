@@ -137,7 +137,7 @@ extension Evaluation {
         for (key, slot, v) in submittedKeys {
             switch v {
             case .null: continue
-            case .string(let s) where s.allSatisfy(\.isWhitespace): continue
+            case .string(let s) where s.isBlank: continue
             default: break
             }
             guard slot >= 0 else {

@@ -22,7 +22,7 @@ extension Evaluation {
                 let spec = plan.spec(layout.fields[s].spec)
                 let targets: [TargetSpec]
                 if spec.hasOptions {
-                    guard let option = spec.options.first(where: { $0.id.map { OptionMatch.sameID($0, v) } ?? false })
+                    guard let option = spec.option(for: v)
                     else { continue }
                     targets = option.targets
                 } else {

@@ -18,7 +18,7 @@ extension Evaluation {
                 let spec = plan.spec(layout.fields[s].spec)
                 if spec.hasOptions {
                     guard let v = value[s],
-                        let option = spec.options.first(where: { $0.id.map { OptionMatch.sameID($0, v) } ?? false })
+                        let option = spec.option(for: v)
                     else { continue }
                     targets = option.targets
                 } else {

@@ -48,14 +48,29 @@ final class FieldSpec: Sendable {
     }
 }
 
-struct OptionSpec: Sendable {
+final class OptionSpec: Sendable {
     let id: JSONValue?
     /// The numeric payload formulas use.
     let number: FormNumber?
     let targets: [TargetSpec]
+
+    init(id: JSONValue?, number: FormNumber?, targets: [TargetSpec]) {
+        self.id = id
+        self.number = number
+        self.targets = targets
+    }
 }
 
-struct TargetSpec: Sendable {
+extension FieldSpec {
+    /// The option a canonical value chose. Canonical select values are option ids as typed, so
+    /// plain equality finds it; numeric equality (`1` vs `1.0`) is the fallback.
+    func option(for value: JSONValue) -> OptionSpec? {
+        for o in options where o.id == value { return o }
+        return options.first { $0.id.map { OptionMatch.sameID($0, value) } ?? false }
+    }
+}
+
+final class TargetSpec: Sendable {
     enum Destination: Sendable {
         case field(FieldRef)
         case section(SectionRef)
@@ -72,10 +87,21 @@ struct TargetSpec: Sendable {
     /// The `type` written in `actions` output.
     let typeText: String
 
-    var isStructural: Bool {
+    let isStructural: Bool
+
+    init(
+        target: Target, action: Target.Action, destination: Destination, condition: CompiledCondition?, idText: String,
+        typeText: String
+    ) {
+        self.target = target
+        self.action = action
+        self.destination = destination
+        self.condition = condition
+        self.idText = idText
+        self.typeText = typeText
         switch action {
-        case .show, .hide, .enable, .disable: true
-        case .update, .clear: false
+        case .show, .hide, .enable, .disable: isStructural = true
+        case .update, .clear: isStructural = false
         }
     }
 }

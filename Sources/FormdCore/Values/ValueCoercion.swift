@@ -18,7 +18,7 @@ struct ValueCoercer: Sendable {
         switch value {
         case .null: return .none
         case .string(let s):
-            if s.allSatisfy(\.isWhitespace) { return .none }
+            if s.isBlank { return .none }
             return coerceString(formatter?.normalise(s) ?? s)
         default:
             return coerceNonString(value)
@@ -161,6 +161,20 @@ enum EmailAddress {
         let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let tld = labels.last, tld.count >= 2 else {
             return false
+        }
+        return true
+    }
+}
+
+extension String {
+    /// Empty or only whitespace (SEMANTICS §2 "no value"); ASCII is decided from the bytes.
+    var isBlank: Bool {
+        for b in utf8 {
+            switch b {
+            case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D: continue
+            case 0x80...: return allSatisfy(\.isWhitespace)
+            default: return false
+            }
         }
         return true
     }
