@@ -38,6 +38,10 @@ final class TLSContext: @unchecked Sendable {  // SSL_CTX is thread-safe once co
             throw HTTPServerError(description: "TLS certificate \(certPath): not a usable PEM certificate chain (\(Self.lastError()))")
         }
         guard SSL_CTX_use_PrivateKey_file(ctx, keyPath, SSL_FILETYPE_PEM) == 1 else {
+            if ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH {
+                ERR_clear_error()
+                throw HTTPServerError(description: "TLS private key \(keyPath) does not match the certificate \(certPath)")
+            }
             throw HTTPServerError(description: "TLS private key \(keyPath): not a usable unencrypted PEM key (\(Self.lastError()))")
         }
         guard SSL_CTX_check_private_key(ctx) == 1 else {
