@@ -31,7 +31,7 @@ final class TLSConnection {
         ERR_clear_error()
         guard let ssl = SSL_new(context.ctx) else { return nil }
         self.ssl = ssl
-        guard SSL_set_fd(ssl, fd) == 1 else { SSL_free(ssl); return nil }
+        guard SSL_set_fd(ssl, fd) == 1 else { return nil }  // deinit frees ssl
         SSL_set_accept_state(ssl)
     }
 
