@@ -185,7 +185,10 @@ final class Connection: @unchecked Sendable {
             let written = unsent.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[unsentOffset...])) }
             if written < 0 { close(); return }
             unsentOffset += written
-            if unsentOffset < unsent.count { return }
+            if unsentOffset < unsent.count {
+                if tls?.writeNeedsReadable == true { updateInterest() }
+                return
+            }
             unsent = []
             unsentOffset = 0
         }
