@@ -17,6 +17,7 @@ static inline void formd_ctx_set_session_cache(SSL_CTX *ctx, long size) {
     SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
     SSL_CTX_sess_set_cache_size(ctx, size);
 }
+static inline void formd_ctx_set_read_ahead(SSL_CTX *ctx, int yes) { SSL_CTX_set_read_ahead(ctx, yes); }
 static inline long formd_ctx_sess_hits(SSL_CTX *ctx) { return SSL_CTX_sess_hits(ctx); }
 
 /// No compression (CRIME), no renegotiation (client-initiated renegotiation DoS), and an EOF

@@ -265,14 +265,17 @@ final class Connection: @unchecked Sendable {
 
     private func continueHandshake(_ tls: TLSConnection) {
         switch tls.handshake() {
-        case .bytes: updateInterest()  // established; request bytes still sit in the socket
+        case .bytes:
+            updateInterest()
+            // read-ahead may already hold the first request, which epoll will not report
+            if tls.hasBufferedInput { onReadable() }
         case .wouldBlock: setInterest(tls.handshakeWantsWrite ? Sys.EPOLLOUT : Sys.EPOLLIN)
         case .eof, .failed: close()  // plain HTTP, a bad hello, a vanished client
         }
     }
 
-    /// Decrypts into the loop's read buffer. Loops while OpenSSL holds decrypted bytes, which
-    /// level-triggered epoll cannot report.
+    /// Decrypts into the loop's read buffer. Loops while OpenSSL holds input (decrypted or read
+    /// ahead), which level-triggered epoll cannot report.
     private func onReadableTLS(_ tls: TLSConnection) {
         repeat {
             switch tls.read(into: loop.readBuffer) {
@@ -283,7 +286,7 @@ final class Connection: @unchecked Sendable {
                 return
             case .failed: close(); return
             }
-        } while !closed && !lingering && tls.hasBufferedPlaintext
+        } while !closed && !lingering && tls.hasBufferedInput
     }
 
     private func writeTLS(_ tls: TLSConnection, _ bytes: UnsafeRawBufferPointer) -> Int {

@@ -70,8 +70,8 @@ final class TLSConnection {
         return result
     }
 
-    /// Decrypted bytes OpenSSL holds that epoll cannot see.
-    var hasBufferedPlaintext: Bool { SSL_pending(ssl) > 0 }
+    /// Bytes OpenSSL holds (decrypted, or records read ahead) that epoll cannot report.
+    var hasBufferedInput: Bool { SSL_has_pending(ssl) == 1 }
 
     /// Best-effort close_notify (never waits for the peer's).
     func sendCloseNotify() {

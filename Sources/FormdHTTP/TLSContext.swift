@@ -59,6 +59,9 @@ final class TLSContext: @unchecked Sendable {  // SSL_CTX is thread-safe once co
         // moving buffer let the connection retry a blocked write from its own `unsent` array.
         _ = formd_ctx_set_mode(ctx, Int(SSL_MODE_RELEASE_BUFFERS | SSL_MODE_ENABLE_PARTIAL_WRITE
                                          | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        // One recv per socket read instead of two per record (header, then body); the extra
+        // bytes stay in OpenSSL, which `TLSConnection.hasBufferedInput` accounts for.
+        formd_ctx_set_read_ahead(ctx, 1)
         formd_ctx_set_alpn_http11(ctx)
         // Resumption: TLS 1.3 and 1.2 tickets (OpenSSL default, keys per context) plus the
         // server-side session cache for TLS 1.2 clients that do not do tickets.
