@@ -270,7 +270,15 @@ final class Connection: @unchecked Sendable {
             // read-ahead may already hold the first request, which epoll will not report
             if tls.hasBufferedInput { onReadable() }
         case .wouldBlock: setInterest(tls.handshakeWantsWrite ? Sys.EPOLLOUT : Sys.EPOLLIN)
-        case .eof, .failed: close()  // plain HTTP, a bad hello, a vanished client
+        case .failed where tls.sawPlainHTTP:
+            // The rest of this connection is plain: a 400 saying so, then the usual close.
+            self.tls = nil
+            loop.writeStaging.removeAll(keepingCapacity: true)
+            let ctx = ResponseContext(requestID: loop.encoder.newID(), close: true)
+            loop.encoder.encode(HTTPError.plainHTTPOnTLSPort.response, ctx, into: &loop.writeStaging)
+            closeAfterFlush = true
+            flushStaging()
+        case .eof, .failed: close()  // a bad hello, a vanished client
         }
     }
 

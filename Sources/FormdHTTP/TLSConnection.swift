@@ -24,6 +24,8 @@ final class TLSConnection {
     /// read): the connection's epoll interest has to follow them or it would spin or stall.
     private(set) var readNeedsWritable = false
     private(set) var writeNeedsReadable = false
+    /// The handshake failed because the client spoke plain HTTP (OpenSSL recognises the method).
+    private(set) var sawPlainHTTP = false
     /// A fatal error happened: no close_notify may be sent (OpenSSL forbids SSL_shutdown then).
     private var broken = false
 
@@ -45,6 +47,7 @@ final class TLSConnection {
             established = true
             return .bytes(0)
         }
+        sawPlainHTTP = ERR_GET_REASON(ERR_peek_error()) == SSL_R_HTTP_REQUEST
         let (result, err) = classify(rc)
         handshakeWantsWrite = err == SSL_ERROR_WANT_WRITE
         return result

@@ -116,7 +116,10 @@ import Glibc
         let keep = try TLSTestClient(port: port, caFile: pki.caCert)
         let plain = try TestClient(port: port)
         plain.send("GET /plain HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(plain.read() == nil)  // no HTTP answer: closed
+        let answer = try #require(plain.read())  // a plain 400 naming the problem, then closed
+        #expect(answer.status == 400 && answer.headers["connection"] == "close")
+        #expect(answer.bodyString.contains("HTTPS"))
+        #expect(plain.isClosedByPeer())
         let garbage = try TestClient(port: port)
         garbage.send((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         #expect(garbage.isClosedByPeer())
