@@ -14,3 +14,11 @@ public struct TLSConfiguration: Sendable, Equatable {
         self.privateKeyPath = privateKeyPath
     }
 }
+
+extension TLSConfiguration {
+    /// Loads the files as `HTTPServer.start()` would and throws the same error (naming the
+    /// file) when they are unusable; lets a caller fail before doing other start-up work.
+    public func validate() throws {
+        _ = try TLSContext(self)
+    }
+}

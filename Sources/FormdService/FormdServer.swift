@@ -46,7 +46,9 @@ public final class FormdServer: @unchecked Sendable {
         h.idleTimeout = c.idleSeconds
         h.shutdownTimeout = c.shutdownSeconds
         if let cert = c.tlsCert, let key = c.tlsKey {
-            h.tls = TLSConfiguration(certificateChainPath: cert, privateKeyPath: key)
+            let tls = TLSConfiguration(certificateChainPath: cert, privateKeyPath: key)
+            do { try tls.validate() } catch { throw ConfigurationError("server.tls: \(error)") }
+            h.tls = tls
         }
         http = HTTPServer(configuration: h, handler: service)
         metrics.openConnections = { [weak http] in http?.openConnections ?? 0 }
