@@ -27,6 +27,10 @@ import Glibc
         let r = try #require(c.read())
         #expect(r.status == 200)
         #expect(r.bodyString == "{\"path\":\"/hello\",\"query\":\"x=1\",\"len\":0}")
+        // ALPN: a client that offers only h2 is refused (no_application_protocol)
+        #expect(throws: HTTPServerError.self) { try TLSTestClient(port: port, caFile: pki.caCert, alpn: Array("\u{2}h2".utf8)) }
+        let mixed = try TLSTestClient(port: port, caFile: pki.caCert, alpn: Array("\u{2}h2\u{8}http/1.1".utf8))
+        #expect(mixed.alpn == "http/1.1")
     }
 
     @Test func tls12WithIntermediateCipherAndOldVersionsRefused() throws {
@@ -123,7 +127,11 @@ import Glibc
         let garbage = try TestClient(port: port)
         garbage.send((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         #expect(garbage.isClosedByPeer())
-        // a TLS record header announcing a huge record, then nothing more: header timeout later
+        // garbage records after a good handshake (written under the TLS layer)
+        let tampered = try TLSTestClient(port: port, caFile: pki.caCert)
+        let junk: [UInt8] = [0x17, 0x03, 0x03, 0x00, 0x20] + Array(repeating: 0xAB, count: 32)
+        _ = junk.withUnsafeBytes { Glibc.send(tampered.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #expect(tampered.isClosedByPeer())
         keep.send("GET /still HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try #require(keep.read()).status == 200)
         let fresh = try TLSTestClient(port: port, caFile: pki.caCert)

@@ -64,7 +64,7 @@ final class TLSTestClient {
     var buffer: [UInt8] = []
 
     init(port: Int, caFile: String, session: OpaquePointer? = nil, maxVersion: Int32 = TLS1_3_VERSION,
-         ciphers: String? = nil, timeout: Double = 5) throws
+         ciphers: String? = nil, alpn: [UInt8]? = nil, timeout: Double = 5) throws
     {
         let probe = try TestClient(port: port, timeout: timeout)  // plain TCP connect with timeouts
         fd = dup(probe.fd)
@@ -77,7 +77,7 @@ final class TLSTestClient {
         _ = SSL_set_fd(ssl, fd)
         _ = formd_set_sni(ssl, "localhost")
         _ = SSL_set1_host(ssl, "localhost")
-        _ = formd_set_alpn_http11(ssl)
+        if let alpn { _ = SSL_set_alpn_protos(ssl, alpn, UInt32(alpn.count)) } else { _ = formd_set_alpn_http11(ssl) }
         if let session { _ = SSL_set_session(ssl, session) }
         ERR_clear_error()
         guard SSL_connect(ssl) == 1 else {
