@@ -30,7 +30,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        .target(name: "FormdHTTP", dependencies: ["CZlib"]),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "FormdHTTP", dependencies: ["CZlib", "COpenSSL"]),
         .target(
             name: "FormdService",
             dependencies: [

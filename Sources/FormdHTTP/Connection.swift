@@ -12,6 +12,8 @@ import Glibc
 final class Connection: @unchecked Sendable {
     let fd: Int32
     unowned let loop: EventLoop
+    /// nil for plain HTTP (the fast path: every TLS branch below is one nil check).
+    private var tls: TLSConnection?
     private var parser: HTTPParser
     private var pending: [UInt8] = []
     private var unsent: [UInt8] = []
@@ -26,9 +28,10 @@ final class Connection: @unchecked Sendable {
     private var lingering = false
     private var peerEOF = false
 
-    init(fd: Int32, loop: EventLoop) {
+    init(fd: Int32, loop: EventLoop, tls: TLSConnection? = nil) {
         self.fd = fd
         self.loop = loop
+        self.tls = tls
         parser = HTTPParser(maxBodyBytes: loop.config.maxBodyBytes, maxHeaderBytes: loop.config.maxHeaderBytes)
         deadline = loop.now + Int64(loop.config.headerTimeout * 1000)
     }
@@ -37,6 +40,12 @@ final class Connection: @unchecked Sendable {
 
     func handleEvents(_ events: UInt32) {
         if closed { return }
+        if let tls, !lingering {
+            // The header timeout set at accept also bounds the handshake (no updateDeadline here).
+            if !tls.established { continueHandshake(tls); return }
+            if events & Sys.EPOLLOUT != 0 && tls.readNeedsWritable { onReadable(); if closed { return } }
+            if events & Sys.EPOLLIN != 0 && tls.writeNeedsReadable { onWritable(); if closed { return } }
+        }
         if events & Sys.EPOLLOUT != 0 {
             onWritable()
             if closed { return }
@@ -45,13 +54,19 @@ final class Connection: @unchecked Sendable {
     }
 
     private func onReadable() {
-        let buf = loop.readBuffer
-        let n = recv(fd, buf.baseAddress, buf.count, 0)
+        if let tls, !lingering { onReadableTLS(tls); return }
+        let n = recv(fd, loop.readBuffer.baseAddress, loop.readBuffer.count, 0)
         if n < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
             close()
             return
         }
+        received(n)
+    }
+
+    /// `n` bytes (0: end of input) have landed in the loop's read buffer.
+    private func received(_ n: Int) {
+        let buf = loop.readBuffer
         if lingering {
             if n == 0 { close() }
             return  // discard: we are only waiting for the client to see our last response
@@ -170,7 +185,10 @@ final class Connection: @unchecked Sendable {
             let written = unsent.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[unsentOffset...])) }
             if written < 0 { close(); return }
             unsentOffset += written
-            if unsentOffset < unsent.count { return }
+            if unsentOffset < unsent.count {
+                if tls?.writeNeedsReadable == true { updateInterest() }
+                return
+            }
             unsent = []
             unsentOffset = 0
         }
@@ -185,6 +203,7 @@ final class Connection: @unchecked Sendable {
 
     /// Bytes written (possibly fewer than asked), or -1 when the connection is dead.
     private func writeSome(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if let tls { return writeTLS(tls, bytes) }
         var total = 0
         while total < bytes.count {
             let n = send(fd, bytes.baseAddress! + total, bytes.count - total, Int32(MSG_NOSIGNAL))
@@ -213,6 +232,7 @@ final class Connection: @unchecked Sendable {
         lingering = true
         pending = []
         if peerEOF { close(); return }
+        tls?.sendCloseNotify()
         shutdown(fd, Int32(SHUT_WR))
         deadline = loop.now + min(2000, Int64(loop.config.headerTimeout * 1000))
         updateInterest()
@@ -225,6 +245,14 @@ final class Connection: @unchecked Sendable {
         } else if lingering || (!inFlight && !closeAfterFlush && !peerEOF) {
             want = Sys.EPOLLIN
         }
+        if let tls, !lingering {
+            if tls.writeNeedsReadable && !unsent.isEmpty { want = Sys.EPOLLIN }  // EPOLLOUT would spin
+            if tls.readNeedsWritable { want |= Sys.EPOLLOUT }
+        }
+        setInterest(want)
+    }
+
+    private func setInterest(_ want: UInt32) {
         if want != interest {
             interest = want
             loop.setInterest(fd, want)
@@ -232,6 +260,54 @@ final class Connection: @unchecked Sendable {
     }
 
     private var isIdle: Bool { parser.phase == .idle && pending.isEmpty && unsent.isEmpty && !inFlight }
+
+    // MARK: TLS
+
+    private func continueHandshake(_ tls: TLSConnection) {
+        switch tls.handshake() {
+        case .bytes:
+            updateInterest()
+            // read-ahead may already hold the first request, which epoll will not report
+            if tls.hasBufferedInput { onReadable() }
+        case .wouldBlock: setInterest(tls.handshakeWantsWrite ? Sys.EPOLLOUT : Sys.EPOLLIN)
+        case .failed where tls.sawPlainHTTP:
+            // The rest of this connection is plain: a 400 saying so, then the usual close.
+            self.tls = nil
+            loop.writeStaging.removeAll(keepingCapacity: true)
+            let ctx = ResponseContext(requestID: loop.encoder.newID(), close: true)
+            loop.encoder.encode(HTTPError.plainHTTPOnTLSPort.response, ctx, into: &loop.writeStaging)
+            closeAfterFlush = true
+            flushStaging()
+        case .eof, .failed: close()  // a bad hello, a vanished client
+        }
+    }
+
+    /// Decrypts into the loop's read buffer. Loops while OpenSSL holds input (decrypted or read
+    /// ahead), which level-triggered epoll cannot report.
+    private func onReadableTLS(_ tls: TLSConnection) {
+        repeat {
+            switch tls.read(into: loop.readBuffer) {
+            case .bytes(let n): received(n)
+            case .eof: received(0); return
+            case .wouldBlock:
+                if tls.readNeedsWritable { updateInterest() }
+                return
+            case .failed: close(); return
+            }
+        } while !closed && !lingering && tls.hasBufferedInput
+    }
+
+    private func writeTLS(_ tls: TLSConnection, _ bytes: UnsafeRawBufferPointer) -> Int {
+        var total = 0
+        while total < bytes.count {
+            switch tls.write(UnsafeRawBufferPointer(rebasing: bytes[total...])) {
+            case .bytes(let n): total += n
+            case .wouldBlock: return total
+            case .eof, .failed: return -1
+            }
+        }
+        return total
+    }
 
     // MARK: timers
 
@@ -281,6 +357,10 @@ final class Connection: @unchecked Sendable {
     func close() {
         if closed { return }
         closed = true
+        if let tls {
+            tls.sendCloseNotify()
+            self.tls = nil  // frees the SSL now, not when the last reference to self goes
+        }
         _ = Glibc.close(fd)
         pending = []
         unsent = []

@@ -176,7 +176,16 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             Sys.setInt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            let c = Connection(fd: fd, loop: self)
+            var tls: TLSConnection?
+            if config.tls != nil {
+                tls = server.currentTLSContext().flatMap { TLSConnection(context: $0, fd: fd) }
+                if tls == nil {  // out of memory in OpenSSL: refuse this one, keep serving
+                    close(fd)
+                    server.releaseConnection()
+                    continue
+                }
+            }
+            let c = Connection(fd: fd, loop: self, tls: tls)
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }

@@ -116,6 +116,7 @@ struct HTTPError: Error, Equatable, Sendable {
     static let bodyTooLarge = HTTPError(status: 413, slug: "body-too-large", detail: "The request body is larger than the limit.")
     static let uriTooLong = HTTPError(status: 414, slug: "uri-too-long", detail: "The request target is longer than the limit.")
     static let headersTooLarge = HTTPError(status: 431, slug: "headers-too-large", detail: "The request head is larger than the limit.")
+    static let plainHTTPOnTLSPort = badRequest("This port serves HTTPS; the request was sent as plain HTTP.")
     static let overloaded = HTTPError(status: 503, slug: "overloaded", detail: "Too many connections; try again later.")
     static let version = HTTPError(status: 505, slug: "http-version", detail: "Only HTTP/1.0 and HTTP/1.1 are supported.")
     static func unsupportedMedia(_ d: String) -> HTTPError { .init(status: 415, slug: "unsupported-media-type", detail: d) }

@@ -29,6 +29,8 @@ public final class HTTPServer: @unchecked Sendable {
         var openCount = 0
         var drainedLoops = 0
         var completions: [@Sendable () -> Void] = []
+        /// The context new TLS connections use (swapped by `reloadTLS`).
+        var tlsContext: TLSContext?
     }
 
     private let lock = NSLock()
@@ -71,6 +73,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard fresh else { throw HTTPServerError(description: "server already started") }
         signal(SIGPIPE, SIG_IGN)
         do {
+            let tlsContext = try configuration.tls.map { try TLSContext($0) }
             let (fd, port) = try makeListener(host: configuration.host, port: configuration.port,
                                               backlog: configuration.listenBacklog)
             var made: [EventLoop] = []
@@ -81,6 +84,7 @@ public final class HTTPServer: @unchecked Sendable {
                 s.listenFD = fd
                 s.port = port
                 s.loops = made
+                s.tlsContext = tlsContext
                 s.state = .ready
             }
             for l in made { l.start(listenFD: fd) }

@@ -16,6 +16,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// 0 takes a free port; `HTTPServer.start()` returns the bound one.
     public var port: Int = 8080
+    /// HTTPS when set; nil (default) serves plain HTTP.
+    public var tls: TLSConfiguration?
     public var listenBacklog: Int32 = 1024
     /// Number of I/O loops (threads running epoll); default: active cores.
     public var ioThreads: Int = max(1, System.activeCores)

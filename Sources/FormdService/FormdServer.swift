@@ -45,6 +45,11 @@ public final class FormdServer: @unchecked Sendable {
         h.bodyTimeout = c.bodySeconds
         h.idleTimeout = c.idleSeconds
         h.shutdownTimeout = c.shutdownSeconds
+        if let cert = c.tlsCert, let key = c.tlsKey {
+            let tls = TLSConfiguration(certificateChainPath: cert, privateKeyPath: key)
+            do { try tls.validate() } catch { throw ConfigurationError("server.tls: \(error)") }
+            h.tls = tls
+        }
         http = HTTPServer(configuration: h, handler: service)
         metrics.openConnections = { [weak http] in http?.openConnections ?? 0 }
     }
@@ -57,6 +62,12 @@ public final class FormdServer: @unchecked Sendable {
         let port = try http.start()
         service.isReady = true
         return port
+    }
+
+    /// SIGHUP: re-reads `server.tls.cert`/`server.tls.key` for new connections (open ones keep
+    /// theirs). Throws, keeping the old certificate, when the new files are unusable.
+    public func reloadTLS() throws {
+        try http.reloadTLS()
     }
 
     /// Stops accepting, reports not-ready, lets requests in flight finish (up to the drain

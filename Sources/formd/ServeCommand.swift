@@ -74,6 +74,23 @@ struct ServeCommand: ParsableCommand {
             source.resume()
             sources.append(source)
         }
+        // SIGHUP: new certificate/key for new connections; a bad pair is logged and the old one kept.
+        signal(SIGHUP, SIG_IGN)
+        let hup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        hup.setEventHandler {
+            guard configuration.tlsCert != nil else {
+                logger.info("SIGHUP ignored: TLS is not configured")
+                return
+            }
+            do {
+                try server.reloadTLS()
+                logger.info("TLS certificate reloaded", metadata: ["cert": "\(configuration.tlsCert ?? "")"])
+            } catch {
+                logger.error("TLS reload failed; keeping the previous certificate", metadata: ["error": "\(error)"])
+            }
+        }
+        hup.resume()
+        sources.append(hup)
         let scheme = configuration.tlsCert == nil ? "http" : "https"
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         FileHandle.standardOutput.write(Data("formd listening on \(scheme)://\(shownHost):\(boundPort)\n".utf8))

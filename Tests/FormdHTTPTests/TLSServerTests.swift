@@ -1,0 +1,208 @@
+import COpenSSL
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import FormdHTTP
+
+@Suite(.serialized) struct TLSServerTests {
+    let pki: TestPKI
+    let tls: TLSConfiguration
+
+    init() throws {
+        pki = try TestPKI()
+        let (cert, key) = try pki.issue("server")
+        tls = TLSConfiguration(certificateChainPath: cert, privateKeyPath: key)
+    }
+
+    @Test func handshakeAndRequest() throws {
+        let (s, port) = try makeTLSServer(tls)
+        defer { stop(s) }
+        let c = try TLSTestClient(port: port, caFile: pki.caCert)
+        #expect(c.version == "TLSv1.3")
+        #expect(c.alpn == "http/1.1")
+        #expect(c.peerSubject.contains("CN=localhost"))
+        c.send("GET /hello?x=1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let r = try #require(c.read())
+        #expect(r.status == 200)
+        #expect(r.bodyString == "{\"path\":\"/hello\",\"query\":\"x=1\",\"len\":0}")
+        // ALPN: a client that offers only h2 is refused (no_application_protocol)
+        #expect(throws: HTTPServerError.self) { try TLSTestClient(port: port, caFile: pki.caCert, alpn: Array("\u{2}h2".utf8)) }
+        let mixed = try TLSTestClient(port: port, caFile: pki.caCert, alpn: Array("\u{2}h2\u{8}http/1.1".utf8))
+        #expect(mixed.alpn == "http/1.1")
+    }
+
+    @Test func tls12WithIntermediateCipherAndOldVersionsRefused() throws {
+        let (s, port) = try makeTLSServer(tls)
+        defer { stop(s) }
+        let c = try TLSTestClient(port: port, caFile: pki.caCert, maxVersion: TLS1_2_VERSION,
+                                  ciphers: "ECDHE-ECDSA-CHACHA20-POLY1305")
+        #expect(c.version == "TLSv1.2")
+        c.send("GET /v12 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(c.read()).status == 200)
+        #expect(throws: HTTPServerError.self) { try TLSTestClient(port: port, caFile: pki.caCert, maxVersion: TLS1_1_VERSION) }
+        #expect(throws: HTTPServerError.self) {
+            try TLSTestClient(port: port, caFile: pki.caCert, maxVersion: TLS1_2_VERSION, ciphers: "ECDHE-ECDSA-AES128-SHA256")
+        }
+    }
+
+    @Test func keepAlivePipeliningAndLargeBodies() throws {
+        let (s, port) = try makeTLSServer(tls)
+        defer { stop(s) }
+        let c = try TLSTestClient(port: port, caFile: pki.caCert)
+        for i in 0..<3 {
+            c.send("GET /k\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try #require(c.read()).bodyString == "{\"path\":\"/k\(i)\",\"query\":\"\",\"len\":0}")
+        }
+        var all = ""
+        for i in 0..<20 { all += "POST /p\(i) HTTP/1.1\r\nHost: x\r\nContent-Length: \(i)\r\n\r\n" + String(repeating: "z", count: i) }
+        c.send(all)
+        for i in 0..<20 {
+            #expect(try #require(c.read()).bodyString == "{\"path\":\"/p\(i)\",\"query\":\"\",\"len\":\(i)}")
+        }
+        // a body and a response spanning many TLS records (and partial socket writes)
+        let big = (0..<900_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        c.send(Array("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: \(big.count)\r\n\r\n".utf8) + big)
+        let r = try #require(c.read())
+        #expect(r.status == 200 && r.body == big)
+        c.send("GET /after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(try #require(c.read()).status == 200)
+        #expect(c.isClosedByPeer())
+    }
+
+    @Test func sessionResumption() throws {
+        let (s, port) = try makeTLSServer(tls)
+        defer { stop(s) }
+        for maxVersion in [TLS1_3_VERSION, TLS1_2_VERSION] {
+            let first = try TLSTestClient(port: port, caFile: pki.caCert, maxVersion: maxVersion)
+            first.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n")  // TLS 1.3 tickets arrive after the handshake
+            _ = try #require(first.read())
+            let session = try #require(first.session())
+            defer { SSL_SESSION_free(session) }
+            let second = try TLSTestClient(port: port, caFile: pki.caCert, session: session, maxVersion: maxVersion)
+            #expect(second.sessionReused, "max version \(maxVersion)")
+            second.send("GET /two HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try #require(second.read()).status == 200)
+        }
+    }
+
+    @Test func missingCertificateFailsNamingTheFile() throws {
+        let missing = pki.dir + "/nope.pem"
+        var c = HTTPServerConfiguration()
+        c.port = 0
+        c.tls = TLSConfiguration(certificateChainPath: missing, privateKeyPath: tls.privateKeyPath)
+        let s = HTTPServer(configuration: c, handler: EchoHandler())
+        let error = try #require(throws: HTTPServerError.self) { try s.start() }
+        #expect(error.description.contains(missing))
+        #expect(s.state == .stopped)
+        c.tls = TLSConfiguration(certificateChainPath: tls.certificateChainPath, privateKeyPath: missing)
+        let e2 = try #require(throws: HTTPServerError.self) { try HTTPServer(configuration: c, handler: EchoHandler()).start() }
+        #expect(e2.description.contains(missing))
+        // a file that is not PEM
+        c.tls = TLSConfiguration(certificateChainPath: pki.dir + "/server.ext", privateKeyPath: tls.privateKeyPath)
+        let e3 = try #require(throws: HTTPServerError.self) { try HTTPServer(configuration: c, handler: EchoHandler()).start() }
+        #expect(e3.description.contains("server.ext"))
+    }
+
+    @Test func mismatchedKeyFails() throws {
+        let (_, otherKey) = try pki.issue("other")
+        var c = HTTPServerConfiguration()
+        c.port = 0
+        c.tls = TLSConfiguration(certificateChainPath: tls.certificateChainPath, privateKeyPath: otherKey)
+        let error = try #require(throws: HTTPServerError.self) { try HTTPServer(configuration: c, handler: EchoHandler()).start() }
+        #expect(error.description.contains(otherKey) && error.description.contains("does not match"))
+    }
+
+    @Test func plaintextAndGarbageOnTLSPortCloseOnlyThatConnection() throws {
+        let (s, port) = try makeTLSServer(tls)
+        defer { stop(s) }
+        let keep = try TLSTestClient(port: port, caFile: pki.caCert)
+        let plain = try TestClient(port: port)
+        plain.send("GET /plain HTTP/1.1\r\nHost: x\r\n\r\n")
+        let answer = try #require(plain.read())  // a plain 400 naming the problem, then closed
+        #expect(answer.status == 400 && answer.headers["connection"] == "close")
+        #expect(answer.bodyString.contains("HTTPS"))
+        #expect(plain.isClosedByPeer())
+        let garbage = try TestClient(port: port)
+        garbage.send((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+        #expect(garbage.isClosedByPeer())
+        // garbage records after a good handshake (written under the TLS layer)
+        let tampered = try TLSTestClient(port: port, caFile: pki.caCert)
+        let junk: [UInt8] = [0x17, 0x03, 0x03, 0x00, 0x20] + Array(repeating: 0xAB, count: 32)
+        _ = junk.withUnsafeBytes { Glibc.send(tampered.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #expect(tampered.isClosedByPeer())
+        keep.send("GET /still HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(keep.read()).status == 200)
+        let fresh = try TLSTestClient(port: port, caFile: pki.caCert)
+        fresh.send("GET /fresh HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(fresh.read()).status == 200)
+        #expect(eventually { s.openConnections == 2 })
+    }
+
+    @Test func stalledAndVanishingHandshakesAreClosed() throws {
+        let (s, port) = try makeTLSServer(tls) { $0.headerTimeout = 0.4 }
+        defer { stop(s) }
+        let silent = try TestClient(port: port)
+        // a ClientHello record header promising 512 bytes, then silence
+        let partial = try TestClient(port: port)
+        partial.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01])
+        // a client that vanishes mid-handshake
+        do {
+            let gone = try TestClient(port: port)
+            gone.send([0x16, 0x03, 0x01, 0x02, 0x00, 0x01])
+        }
+        let start = Date()
+        #expect(silent.isClosedByPeer())
+        #expect(partial.isClosedByPeer())
+        #expect(Date().timeIntervalSince(start) < 3)
+        #expect(eventually { s.openConnections == 0 })
+        let c = try TLSTestClient(port: port, caFile: pki.caCert)
+        c.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(c.read()).status == 200)
+    }
+
+    @Test func reloadSwapsCertificateForNewConnectionsOnly() throws {
+        // the files are replaced in place, as a certificate renewal does, then reloaded
+        let dir = pki.dir
+        let live = TLSConfiguration(certificateChainPath: dir + "/live.pem", privateKeyPath: dir + "/live.key")
+        try FileManager.default.copyItem(atPath: tls.certificateChainPath, toPath: live.certificateChainPath)
+        try FileManager.default.copyItem(atPath: tls.privateKeyPath, toPath: live.privateKeyPath)
+        let (s, port) = try makeTLSServer(live)
+        defer { stop(s) }
+        let old = try TLSTestClient(port: port, caFile: pki.caCert)
+        #expect(old.peerSubject.contains("O=formd"))
+        old.send("GET /before HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(old.read()).status == 200)
+
+        let (newCert, newKey) = try pki.issue("renewed", organization: "renewed")
+        for (from, to) in [(newCert, live.certificateChainPath), (newKey, live.privateKeyPath)] {
+            try Data(contentsOf: URL(fileURLWithPath: from)).write(to: URL(fileURLWithPath: to), options: .atomic)
+        }
+        try s.reloadTLS()
+        let fresh = try TLSTestClient(port: port, caFile: pki.caCert)
+        #expect(fresh.peerSubject.contains("O=renewed"))
+        fresh.send("GET /new HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(fresh.read()).status == 200)
+        old.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(old.read()).bodyString.contains("/after"))
+
+        // a broken reload throws, naming the file, and keeps the current certificate
+        try "not a certificate\n".write(toFile: live.certificateChainPath, atomically: true, encoding: .utf8)
+        let error = try #require(throws: HTTPServerError.self) { try s.reloadTLS() }
+        #expect(error.description.contains(live.certificateChainPath))
+        let again = try TLSTestClient(port: port, caFile: pki.caCert)
+        #expect(again.peerSubject.contains("O=renewed"))
+        // explicit new paths
+        let (third, thirdKey) = try pki.issue("third", organization: "third")
+        try s.reloadTLS(TLSConfiguration(certificateChainPath: third, privateKeyPath: thirdKey))
+        #expect(try TLSTestClient(port: port, caFile: pki.caCert).peerSubject.contains("O=third"))
+        #expect(s.tlsConfiguration?.certificateChainPath == third)
+    }
+
+    @Test func reloadWithoutTLSThrows() throws {
+        let (s, _) = try makeServer()
+        defer { stop(s) }
+        #expect(throws: HTTPServerError.self) { try s.reloadTLS() }
+    }
+}
