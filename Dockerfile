@@ -32,7 +32,7 @@ RUN cp "$(swift build --package-path /build -c release --show-bin-path)/formd" .
 FROM debian:bookworm-slim
 # What `ldd formd` lists for a --static-swift-stdlib release build: libc (libc, libm), the C++
 # runtime and libgcc_s, zlib. Nothing else.
-ARG RUNTIME_PACKAGES="libc6 libgcc-s1 libstdc++6 zlib1g"
+ARG RUNTIME_PACKAGES="libc6 libgcc-s1 libstdc++6 libssl3 zlib1g"
 RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get -q update \
  && apt-get -q install -y --no-install-recommends $RUNTIME_PACKAGES \
