@@ -199,7 +199,9 @@ struct FormCompiler {
             var pattern: FormatPattern?
             if let f = v.format {
                 do { pattern = try FormatPattern(f) } catch {
-                    self.error(field.path + ".validations.format", "regex does not compile: \(error)")
+                    self.error(
+                        field.path + ".validations.format", "regex does not compile: \(error.message)",
+                        stringOffset: error.offset)
                 }
             }
             var compare: FieldRef?
