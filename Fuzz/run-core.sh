@@ -10,8 +10,9 @@ target="${1:?usage: run-core.sh submission|expression|definition [SECONDS|--repl
 mkdir -p "$out/corpus-$target"
 bin="$out/formdcore-fuzzer"
 srcs=$(find "$root/Sources/FormdCore" -name '*.swift' | sort)
-newest=$(ls -t $srcs "$here/FormdCore/main.swift" | head -1)
-if [[ ! -x "$bin" || "$newest" -nt "$bin" ]]; then
+# Rebuild when any source is newer than the binary (find, not `ls | head`: under pipefail the
+# SIGPIPE that head gives ls would fail the script).
+if [[ ! -x "$bin" ]] || [[ -n "$(find "$root/Sources/FormdCore" "$here/FormdCore" -name '*.swift' -newer "$bin" -print -quit)" ]]; then
   # The library's sources plus the entry, as one module (no Package.swift involvement).
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FormdCoreFuzz \
     -l_FoundationICU $srcs "$here/FormdCore/main.swift" -o "$bin"
