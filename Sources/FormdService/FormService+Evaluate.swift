@@ -16,6 +16,7 @@ extension FormService {
         var options = engineOptions
         options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers["Accept-Language"])
         let evaluation = Evaluation(plan: form.plan, values: values, mode: .validate, options: options)
+        metrics.formatTimedOut(evaluation.formatTimeouts)
         var w = JSONWriter(reservingCapacity: 512)
         evaluation.validateResponse(form: form.id, version: form.version, into: &w)
         return Self.stateResponse(w.bytes, status: evaluation.isValid ? 200 : 422, locale: options.locale)
@@ -57,6 +58,7 @@ extension FormService {
         var options = engineOptions
         options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers["Accept-Language"])
         let evaluation = Evaluation(plan: form.plan, values: values, changed: changed, mode: .evaluate, options: options)
+        metrics.formatTimedOut(evaluation.formatTimeouts)
         var w = JSONWriter(reservingCapacity: 1024)
         evaluation.evaluateResponse(form: form.id, version: form.version, into: &w)
         return Self.stateResponse(w.bytes, status: 200, locale: options.locale)

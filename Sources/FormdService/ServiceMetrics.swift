@@ -12,6 +12,7 @@ public final class ServiceMetrics: @unchecked Sendable {
     private let forms: Gauge
     private let reloadFailures: Counter
     private let connections: Gauge
+    private let formatTimeouts: Counter
     /// Read when metrics are rendered.
     public var openConnections: @Sendable () -> Int = { 0 }
 
@@ -33,6 +34,9 @@ public final class ServiceMetrics: @unchecked Sendable {
         reloadFailures = registry.makeCounter(
             descriptor: MetricNameDescriptor(
                 metricName: "formd_reload_failures_total", helpText: "Definition reloads rejected by the checks"))
+        formatTimeouts = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "formd_format_timeouts_total", helpText: "format checks that ran out of time and failed"))
         connections = registry.makeGauge(
             descriptor: MetricNameDescriptor(metricName: "formd_open_connections", helpText: "Open client connections"))
     }
@@ -62,6 +66,7 @@ public final class ServiceMetrics: @unchecked Sendable {
     }
 
     public func formsLoaded(_ count: Int) { forms.set(Double(count)) }
+    public func formatTimedOut(_ count: Int) { if count > 0 { formatTimeouts.increment(by: Int64(count)) } }
     public func reloadFailed() { reloadFailures.increment() }
     public var reloadFailureCount: Int {
         // Parsed back from the exposition so tests need no private access.

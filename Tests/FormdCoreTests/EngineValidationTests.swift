@@ -127,3 +127,25 @@ import Testing
         #expect(try Engine.run(definition, #"{"s": 0}"#, mode: .validate).errorList == [])
     }
 }
+
+@Suite struct EngineFormatBudgetTests {
+    /// Forty fields with catastrophic patterns and adversarial values: every check fails `format`,
+    /// and the whole evaluation stays near the per-request budget instead of 40 × the per-check one.
+    @Test func manySlowPatternsShareOneBudget() throws {
+        let fields = (0..<40).map { i in
+            #"{"id": "f\#(i)", "type": "text", "validations": {"format": "^(a+)+$"}}"#
+        }
+        let form = try Engine.load(#"{"groups": [{"sections": [{"fields": [\#(fields.joined(separator: ","))]}]}]}"#)
+        let hostile = String(repeating: "a", count: 1000) + "!"
+        let values = "{" + (0..<40).map { #""f\#($0)": "\#(hostile)""# }.joined(separator: ",") + "}"
+        let clock = ContinuousClock()
+        var e: Evaluation?
+        let elapsed = try clock.measure { e = try Engine.evaluation(form, values, mode: .validate) }
+        let evaluation = try #require(e)
+        #expect(evaluation.errors.count == 40)
+        #expect(evaluation.errors.allSatisfy { $0.code == .format })
+        #expect(evaluation.formatTimeouts == 40)
+        // Budget 25 ms + one check's overshoot; generous for a loaded CI machine.
+        #expect(elapsed < .milliseconds(250), "took \(elapsed)")
+    }
+}

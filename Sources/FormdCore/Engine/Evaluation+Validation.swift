@@ -76,7 +76,7 @@ extension Evaluation {
                         makeError(subject, .maxValue, params: [("max", .number(JSONNumber(literal: t)))], label: label, fieldMessages: fieldMessages))
                 }
             }
-            if let pattern = rules.format, let text, !pattern.matches(text) {
+            if let pattern = rules.format, let text, !formatMatches(pattern, text) {
                 errors.append(
                     makeError(subject, .format, params: [("pattern", .string(pattern.source))], label: label, fieldMessages: fieldMessages))
             }
@@ -94,6 +94,15 @@ extension Evaluation {
         if let check = spec.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
             errors.append(makeError(subject, check.errorCode, params: [], label: label, fieldMessages: fieldMessages))
         }
+    }
+
+    /// One `format` check within what is left of the request's budget.
+    private mutating func formatMatches(_ pattern: FormatPattern, _ text: String) -> Bool {
+        let start = ContinuousClock.now
+        let outcome = pattern.evaluate(text, within: formatBudgetLeft)
+        formatBudgetLeft -= ContinuousClock.now - start
+        if outcome == .timedOut { formatTimeouts += 1 }
+        return outcome == .match
     }
 
     /// `compare_rule` on typed values: calendar values as instants, numbers numerically, else text.

@@ -38,6 +38,10 @@ public struct Evaluation: Sendable {
     var actionSet: Set<Action> = []
     var structuralActions: [Action] = []
     var unstableFields: [String]?
+    /// What is left of `options.formatBudget`.
+    var formatBudgetLeft: Duration = .zero
+    /// `format` checks that ran out of time (counted in metrics by the service).
+    public internal(set) var formatTimeouts = 0
     /// Ids named in `changed`: evaluate reports `required` only for them.
     var changedIDs: Set<String> = []
     public internal(set) var errors: [FormError] = []
@@ -123,6 +127,7 @@ public struct Evaluation: Sendable {
         settle()
 
         // 5. Validate.
+        formatBudgetLeft = options.formatBudget
         validate()
     }
 
@@ -144,6 +149,10 @@ public struct Evaluation: Sendable {
 public struct EvaluationOptions: Sendable {
     public var locale: SupportedLocale
     public var postalCodes: PostalCodeTable?
+    /// Wall clock all `format` checks of one evaluation may use together. Each check is also
+    /// bounded on its own (docs/REGEX.md); past this total the remaining checks fail `format`,
+    /// so a submission crafted against slow patterns costs a bounded time per request.
+    public var formatBudget: Duration = .milliseconds(25)
 
     public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {
         self.locale = locale

@@ -68,6 +68,15 @@ public final class FormatPattern: Sendable {
         return matcher.evaluate(text, budget: MatchBudget(deadline: overflow ? .max : deadline, steps: stepBudget))
     }
 
+    /// The same with at most `remaining` of wall clock (when less than `timeBudget`): the
+    /// engine's per-request budget, so one submission cannot buy more than a bounded total.
+    public func evaluate(_ text: String, within remaining: Duration) -> Outcome {
+        let nanos = Swift.min(budgetNanoseconds, remaining.clampedNanoseconds)
+        guard nanos > 0 else { return .timedOut }
+        let (deadline, overflow) = MonotonicClock.now().addingReportingOverflow(nanos)
+        return matcher.evaluate(text, budget: MatchBudget(deadline: overflow ? .max : deadline, steps: stepBudget))
+    }
+
     /// `true` only for `.match`; a timed-out check counts as not matching.
     public func matches(_ text: String) -> Bool {
         evaluate(text) == .match
