@@ -10,7 +10,9 @@ target="${1:?usage: run-core.sh submission|expression|definition [SECONDS|--repl
 mkdir -p "$out/corpus-$target"
 bin="$out/formdcore-fuzzer"
 srcs=$(find "$root/Sources/FormdCore" -name '*.swift' | sort)
-newest=$(ls -t $srcs "$here/FormdCore/main.swift" | head -1)
+# sed reads all of ls's output: with `head -1`, ls can die of SIGPIPE and pipefail + set -e
+# would end this script with status 141 before anything ran.
+newest=$(ls -t $srcs "$here/FormdCore/main.swift" | sed -n 1p)
 if [[ ! -x "$bin" || "$newest" -nt "$bin" ]]; then
   # The library's sources plus the entry, as one module (no Package.swift involvement).
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FormdCoreFuzz \
