@@ -58,6 +58,23 @@ import Testing
         }
     }
 
+    /// Fuzz finding (corpus `Fuzz/corpus/submission/formula-1e113`): a float formula reaching
+    /// 1.111e113 was written as a 114-digit number. Past 64 characters it gets an exponent.
+    @Test func hugeFormulaResultsKeepAnExponent() throws {
+        let def = Engine.fields(
+            #"{"id": "a", "type": "float"}"#, #"{"id": "t", "type": "float", "formula": "a + 1"}"#,
+            #"{"id": "u", "type": "float", "formula": "a * -1"}"#)
+        let form = try Engine.load(def)
+        let r = try Engine.run(form, #"{"a": 1111e110}"#, mode: .validate)
+        #expect(r.text("t") == "1111e110")
+        #expect(r.text("u") == "-1111e110")
+        #expect(try Engine.run(form, #"{"a": 1e20}"#, mode: .validate).text("t") == "100000000000000000001")
+        for mode in [Evaluation.Mode.validate, .evaluate] {
+            let body = try Engine.body(form, #"{"a": 1111e110}"#, mode: mode)
+            #expect((try? JSONParser.parse(body, options: .submission)) != nil, "\(String(decoding: body, as: UTF8.self))")
+        }
+    }
+
     @Test(arguments: [
         ("number", "\"12a\""), ("number", "-1"), ("number", "1.5"), ("number", "true"),
         ("count", "1.5"), ("count", "\"1.0\""), ("count", "\"abc\""), ("count", "99999999999999999999"),

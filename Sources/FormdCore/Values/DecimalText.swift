@@ -114,6 +114,17 @@ enum DecimalText {
         return c
     }
 
+    /// Number text for a computed value whose canonical text is `canonical`: that text when it is at
+    /// most `maxNumberTextLength` characters, else the same value with an exponent
+    /// (`1111e110`: at most 38 significant digits from a Decimal, so always short enough).
+    static func numberText(canonical: String) -> String {
+        guard canonical.utf8.count > maxNumberTextLength, let p = parse(canonical) else { return canonical }
+        var out = p.negative ? "-" : ""
+        out += String(decoding: p.digits, as: UTF8.self)
+        if p.exponent != 0 { out += "e\(p.exponent)" }
+        return out
+    }
+
     /// Canonical text of a JSON number literal (or the literal itself when its expansion is huge).
     static func canonical(literal: String) -> String {
         guard let p = parse(literal), let c = canonical(p) else { return literal }
