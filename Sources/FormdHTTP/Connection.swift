@@ -20,7 +20,10 @@ final class Connection: @unchecked Sendable {
     private var unsentOffset = 0
     /// When the current phase times out (monotonic ms); checked by the loop's sweep.
     var deadline: Int64
-    private var timerState = 0
+    /// Phase the current `deadline` belongs to (see `updateDeadline`). A fresh connection starts
+    /// in the head phase: its header deadline runs from accept, and its first bytes must not
+    /// restart it (else a client that waits, then trickles, gets up to two header timeouts).
+    private var timerState = 1
     private var interest = Sys.EPOLLIN
     private(set) var closed = false
     private var inFlight = false

@@ -353,7 +353,16 @@ struct HTTPParser {
                     if n - i + trailerBytes > maxHeaderBytes { return (fail(.headersTooLarge), i) }
                     return (.needMore, i)
                 }
-                if eol < 0 { return (fail(.badRequest("Malformed trailer.")), i) }
+                if eol < 0 {
+                    // The answer must not depend on how the bytes were split into reads: had a read
+                    // ended just before the bad byte (or just after a CR), the size check above would
+                    // already have answered 431 when the bytes up to there exceed the limit.
+                    var k = i
+                    while k < n, k - i <= 8192, buf[k] != 10, buf[k] != 13 { k += 1 }
+                    if k < n, buf[k] == 13 { k += 1 }
+                    if k - i + trailerBytes > maxHeaderBytes { return (fail(.headersTooLarge), i) }
+                    return (fail(.badRequest("Malformed trailer.")), i)
+                }
                 trailerBytes += eol + 2 - i
                 if trailerBytes > maxHeaderBytes { return (fail(.headersTooLarge), i) }
                 if eol == i { i += 2; bodyState = .none; continue }

@@ -35,6 +35,46 @@ import Testing
         #expect(codes.isEmpty)
     }
 
+    /// Fuzz finding (corpus `Fuzz/corpus/submission/long-decimal-string`): a float given as a
+    /// long decimal string was written back as a number of 89 characters, which formd's own
+    /// strict parser (64 at most) rejects. Such a string is not a float (a `type` error, the value
+    /// stays the string); long literals keep
+    /// their written form; every response parses again.
+    @Test func numbersWrittenBackStayParseable() throws {
+        let long = "3," + String(repeating: "1", count: 87)
+        let (text, codes) = try coerce("float", "\"\(long)\"")
+        #expect(text == "\"\(long)\"")  // kept as the string it was, with a type error
+        #expect(codes == ["type"])
+        #expect(try coerce("float", "\"3,\(String(repeating: "1", count: 61))\"").0 == "3.\(String(repeating: "1", count: 61))")
+        #expect(try coerce("float", "1e300").0 == "1e300")
+        #expect(try coerce("float", "1e5").0 == "100000")
+        #expect(try coerce("float", "-1.5e-70").0 == "-1.5e-70")
+        for value in ["\"\(long)\"", "1e300", "1e-300", "\"-0,\(String(repeating: "0", count: 70))1\""] {
+            let form = try Engine.load(Engine.fields("{\"id\": \"x\", \"type\": \"float\"}"))
+            for mode in [Evaluation.Mode.validate, .evaluate] {
+                let body = try Engine.body(form, "{\"x\": \(value)}", mode: mode)
+                #expect((try? JSONParser.parse(body, options: .submission)) != nil, "\(value): \(String(decoding: body, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// Fuzz finding (corpus `Fuzz/corpus/submission/formula-1e113`): a float formula reaching
+    /// 1.111e113 was written as a 114-digit number. Past 64 characters it gets an exponent.
+    @Test func hugeFormulaResultsKeepAnExponent() throws {
+        let def = Engine.fields(
+            #"{"id": "a", "type": "float"}"#, #"{"id": "t", "type": "float", "formula": "a + 1"}"#,
+            #"{"id": "u", "type": "float", "formula": "a * -1"}"#)
+        let form = try Engine.load(def)
+        let r = try Engine.run(form, #"{"a": 1111e110}"#, mode: .validate)
+        #expect(r.text("t") == "1111e110")
+        #expect(r.text("u") == "-1111e110")
+        #expect(try Engine.run(form, #"{"a": 1e20}"#, mode: .validate).text("t") == "100000000000000000001")
+        for mode in [Evaluation.Mode.validate, .evaluate] {
+            let body = try Engine.body(form, #"{"a": 1111e110}"#, mode: mode)
+            #expect((try? JSONParser.parse(body, options: .submission)) != nil, "\(String(decoding: body, as: UTF8.self))")
+        }
+    }
+
     @Test(arguments: [
         ("number", "\"12a\""), ("number", "-1"), ("number", "1.5"), ("number", "true"),
         ("count", "1.5"), ("count", "\"1.0\""), ("count", "\"abc\""), ("count", "99999999999999999999"),

@@ -115,6 +115,25 @@ func normalize(_ answers: [Answer], _ v: Vector) -> [Answer] {
 }
 
 @Suite struct ParserUnitTests {
+    /// Fuzz finding (corpus `Fuzz/corpus/http-parser/trailer-limit-vs-bare-lf`): an over-long
+    /// trailer line ending in a bare LF or CR got 400 when it arrived whole, 431 when a read
+    /// ended before the bad byte. The answer no longer depends on the split.
+    @Test(arguments: ["\n", "\rX", "\r\n"])
+    func overlongTrailerLineSameAnswerEverySplit(_ ending: String) {
+        for (len, status) in [(1100, 431), (500, ending == "\r\n" ? 200 : 400)] {
+            let bytes = Array(("POST /x HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\nhello\r\n0\r\nT: " + String(repeating: "a", count: len) + ending
+                + "\r\n").utf8)
+            let whole = simulate([bytes[...]])
+            #expect(whole.first?.status == status, "\(len) \(ending.debugDescription)")
+            for cut in 1..<bytes.count {
+                let split = simulate([bytes[..<cut], bytes[cut...]])
+                #expect(split.map(\.status) == whole.map(\.status), "cut at \(cut)")
+                if split.map(\.status) != whole.map(\.status) { break }
+            }
+        }
+    }
+
     @Test func requestFields() throws {
         var p = HTTPParser(maxBodyBytes: 100, maxHeaderBytes: 1000)
         let raw = Array("POST /a/b?x=1&y HTTP/1.1\r\nHost: h\r\nX-Thing:  v  \r\nContent-Length: 2\r\n\r\nhi".utf8)

@@ -108,6 +108,22 @@ import Glibc
         #expect(c.isClosedByPeer())
     }
 
+    /// Torture finding: the header deadline runs from accept. A client that waited before its
+    /// first byte used to get a fresh header timeout at that byte (up to two timeouts in all).
+    @Test func headerTimeoutCountsFromAccept() throws {
+        let (s, port) = try makeServer { $0.headerTimeout = 1.0 }
+        defer { stop(s) }
+        let start = ContinuousClock.now
+        let c = try TestClient(port: port)
+        Thread.sleep(forTimeInterval: 0.7)
+        c.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        let r = try #require(c.read())
+        #expect(r.status == 408)
+        // from accept: ~1.0-1.2 s; restarted at the first byte it would be 1.7 s or later
+        #expect(ContinuousClock.now - start < .milliseconds(1550))
+        #expect(c.isClosedByPeer())
+    }
+
     @Test func bodyTimeout408() throws {
         let (s, port) = try makeServer { $0.bodyTimeout = 0.3 }
         defer { stop(s) }

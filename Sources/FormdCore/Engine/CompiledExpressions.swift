@@ -84,7 +84,9 @@ struct CompiledFormula: Sendable {
     static func canonical(_ d: Decimal, kind: FieldKind) -> JSONValue? {
         switch kind {
         case .float:
-            return .number(JSONNumber(literal: d.canonicalText))
+            // a formula can reach 1e127: written with an exponent past 64 characters, so that the
+            // response still parses with formd's own strict parser
+            return .number(JSONNumber(literal: DecimalText.numberText(canonical: d.canonicalText)))
         case .count:
             guard let r = DecimalMath.round(d, scale: 0, .plain) else { return nil }
             guard let p = DecimalText.parse(r.canonicalText), let i = DecimalText.int64(p) else { return nil }

@@ -97,6 +97,34 @@ enum DecimalText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Longest number text formd writes: its own strict parser rejects longer numbers
+    /// (`JSONParser.Options.maxNumberLength`), and a response must parse again.
+    static let maxNumberTextLength = 64
+
+    /// `canonical(p)` when it is a number formd may write (at most `maxNumberTextLength` characters).
+    static func canonicalNumber(_ p: Parts) -> String? {
+        guard let c = canonical(p), c.utf8.count <= maxNumberTextLength else { return nil }
+        return c
+    }
+
+    /// Canonical text of a JSON number literal for a number value: the literal as written when the
+    /// expansion would be longer than `maxNumberTextLength` (`1e300` stays `1e300`).
+    static func canonicalNumber(literal: String) -> String {
+        guard let p = parse(literal), let c = canonicalNumber(p) else { return literal }
+        return c
+    }
+
+    /// Number text for a computed value whose canonical text is `canonical`: that text when it is at
+    /// most `maxNumberTextLength` characters, else the same value with an exponent
+    /// (`1111e110`: at most 38 significant digits from a Decimal, so always short enough).
+    static func numberText(canonical: String) -> String {
+        guard canonical.utf8.count > maxNumberTextLength, let p = parse(canonical) else { return canonical }
+        var out = p.negative ? "-" : ""
+        out += String(decoding: p.digits, as: UTF8.self)
+        if p.exponent != 0 { out += "e\(p.exponent)" }
+        return out
+    }
+
     /// Canonical text of a JSON number literal (or the literal itself when its expansion is huge).
     static func canonical(literal: String) -> String {
         guard let p = parse(literal), let c = canonical(p) else { return literal }

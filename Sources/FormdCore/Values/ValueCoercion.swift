@@ -47,7 +47,8 @@ struct ValueCoercer: Sendable {
             else { return .invalid }
             return .value(.number(JSONNumber(literal: String(i))))
         case .float:
-            guard let p = DecimalText.parse(s.trimmingWhitespace, allowComma: true), let c = DecimalText.canonical(p)
+            // A decimal string longer than formd may write as a number (64 characters) is not a float.
+            guard let p = DecimalText.parse(s.trimmingWhitespace, allowComma: true), let c = DecimalText.canonicalNumber(p)
             else { return .invalid }
             return .value(.number(JSONNumber(literal: c)))
         case .switch:
@@ -93,7 +94,7 @@ struct ValueCoercer: Sendable {
             return .value(.number(JSONNumber(literal: String(i))))
         case .float:
             guard case .number(let n) = value else { return .invalid }
-            return .value(.number(JSONNumber(literal: DecimalText.canonical(literal: n.text))))
+            return .value(.number(JSONNumber(literal: DecimalText.canonicalNumber(literal: n.text))))
         case .switch:
             switch value {
             case .bool: return .value(value)
