@@ -27,18 +27,20 @@ public final class ServiceMetrics: @unchecked Sendable {
         .milliseconds(250), .milliseconds(500), .seconds(1),
     ]
 
+    static func name(_ metric: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: metric, unitName: "", helpText: help)  // empty unit: no suffix
+    }
+
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         forms = registry.makeGauge(
-            descriptor: MetricNameDescriptor(metricName: "formd_forms_loaded", helpText: "Forms currently served"))
+            descriptor: Self.name("formd_forms_loaded", "Forms currently served"))
         reloadFailures = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                metricName: "formd_reload_failures_total", helpText: "Definition reloads rejected by the checks"))
+            descriptor: Self.name("formd_reload_failures_total", "Definition reloads rejected by the checks"))
         formatTimeouts = registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                metricName: "formd_format_timeouts_total", helpText: "format checks that ran out of time and failed"))
+            descriptor: Self.name("formd_format_timeouts_total", "format checks that ran out of time and failed"))
         connections = registry.makeGauge(
-            descriptor: MetricNameDescriptor(metricName: "formd_open_connections", helpText: "Open client connections"))
+            descriptor: Self.name("formd_open_connections", "Open client connections"))
     }
 
     public func record(route: String, status: Int, duration: Duration) {
@@ -50,11 +52,10 @@ public final class ServiceMetrics: @unchecked Sendable {
         if counter == nil || histogram == nil {
             let labels = [("route", route), ("status", String(status))]
             counter = registry.makeCounter(
-                descriptor: MetricNameDescriptor(metricName: "formd_http_requests_total", helpText: "HTTP requests"),
+                descriptor: Self.name("formd_http_requests_total", "HTTP requests"),
                 labels: labels)
             histogram = registry.makeDurationHistogram(
-                descriptor: MetricNameDescriptor(
-                    metricName: "formd_http_request_duration_seconds", helpText: "Time to answer a request"),
+                descriptor: Self.name("formd_http_request_duration_seconds", "Time to answer a request"),
                 labels: [("route", route)], buckets: Self.buckets)
             lock.lock()
             requests[key] = counter

@@ -34,24 +34,10 @@ struct CompiledFormula: Sendable {
             do { parsed = try Formula(parsing: source) } catch {
                 throw ExpressionIssue(message: error.message, offset: error.column - 1)
             }
-            var refs: [VariableRef] = []
-            for name in parsed.variables {
-                guard let r = resolve(name) else {
-                    throw ExpressionIssue(message: "formula names an unknown field \"\(name)\"", offset: offset(of: name, in: source))
-                }
-                refs.append(r)
-            }
-            for a in parsed.aggregates {
-                guard let r = resolve(a.description), case .aggregate = r else {
-                    throw ExpressionIssue(
-                        message: "formula aggregates an unknown template field \"\(a.description)\"",
-                        offset: offset(of: a.template, in: source))
-                }
-                refs.append(r)
-            }
+            let refs = try bindVariables(
+                parsed.variables, parsed.aggregates, of: "formula", source: source, resolve: resolve)
             let nv = parsed.variables.count
-            body = .numeric(
-                parsed.bound(variableSlots: Array(0..<nv), aggregateSlots: Array(nv..<(nv + parsed.aggregates.count))))
+            body = .numeric(parsed.bound(variableSlots: Array(0..<nv), aggregateSlots: Array(nv..<refs.count)))
             variables = refs
         } else {
             var refs: [VariableRef] = []
@@ -112,25 +98,36 @@ struct CompiledCondition: Sendable {
         do { parsed = try Condition(parsing: source) } catch {
             throw ExpressionIssue(message: error.message, offset: error.column - 1)
         }
-        var refs: [VariableRef] = []
-        for name in parsed.variables {
-            guard let r = resolve(name) else {
-                throw ExpressionIssue(message: "condition names an unknown field \"\(name)\"", offset: offset(of: name, in: source))
-            }
-            refs.append(r)
-        }
-        for a in parsed.aggregates {
-            guard let r = resolve(a.description), case .aggregate = r else {
-                throw ExpressionIssue(
-                    message: "condition aggregates an unknown template field \"\(a.description)\"",
-                    offset: offset(of: a.template, in: source))
-            }
-            refs.append(r)
-        }
+        let refs = try bindVariables(
+            parsed.variables, parsed.aggregates, of: "condition", source: source, resolve: resolve)
         let nv = parsed.variables.count
-        condition = parsed.bound(variableSlots: Array(0..<nv), aggregateSlots: Array(nv..<(nv + parsed.aggregates.count)))
+        condition = parsed.bound(variableSlots: Array(0..<nv), aggregateSlots: Array(nv..<refs.count))
         variables = refs
     }
+}
+
+/// Resolves an expression's variables, then its aggregates, to references (slot `i` reads
+/// `refs[i]`); a name that is no field, or an aggregate over no template field, is a load error.
+private func bindVariables(
+    _ names: [String], _ aggregates: [AggregateReference], of what: String, source: String,
+    resolve: (String) -> VariableRef?
+) throws(ExpressionIssue) -> [VariableRef] {
+    var refs: [VariableRef] = []
+    for name in names {
+        guard let r = resolve(name) else {
+            throw ExpressionIssue(message: "\(what) names an unknown field \"\(name)\"", offset: offset(of: name, in: source))
+        }
+        refs.append(r)
+    }
+    for a in aggregates {
+        guard let r = resolve(a.description), case .aggregate = r else {
+            throw ExpressionIssue(
+                message: "\(what) aggregates an unknown template field \"\(a.description)\"",
+                offset: offset(of: a.template, in: source))
+        }
+        refs.append(r)
+    }
+    return refs
 }
 
 /// Where a name first occurs in an expression (0-based scalar offset), for diagnostics.
