@@ -145,7 +145,7 @@ import Testing
         #expect(evaluation.errors.count == 40)
         #expect(evaluation.errors.allSatisfy { $0.code == .format })
         #expect(evaluation.formatTimeouts == 40)
-        // Budget 25 ms + one check's overshoot; generous for a loaded CI machine.
+        // Budget 5 ms + one check's overshoot; generous for a loaded CI machine.
         #expect(elapsed < .milliseconds(250), "took \(elapsed)")
     }
 }

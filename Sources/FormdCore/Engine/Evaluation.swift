@@ -152,7 +152,7 @@ public struct EvaluationOptions: Sendable {
     /// Wall clock all `format` checks of one evaluation may use together. Each check is also
     /// bounded on its own (docs/REGEX.md); past this total the remaining checks fail `format`,
     /// so a submission crafted against slow patterns costs a bounded time per request.
-    public var formatBudget: Duration = .milliseconds(25)
+    public var formatBudget: Duration = .milliseconds(5)
 
     public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {
         self.locale = locale
