@@ -55,7 +55,7 @@ struct CompiledFormula: Sendable {
     }
 
     /// The formula's value in its field's canonical kind (SEMANTICS §4), or nil for no value.
-    func evaluate(in evaluation: Evaluation, context: Int, kind: FieldKind) -> JSONValue? {
+    func evaluate(in evaluation: UnsafePointer<Evaluation>, context: Int, kind: FieldKind) -> JSONValue? {
         switch body {
         case .numeric(let formula):
             let env = EvaluationEnvironment(evaluation: evaluation, refs: variables, context: context, use: .formula)
@@ -138,34 +138,54 @@ private func offset(of name: String, in source: String) -> Int {
 
 /// Reads operands for an expression from an evaluation, seen from `context` (a field slot, or
 /// -1 outside fields): hidden and invalid fields are missing (SEMANTICS §4, §5.1).
+///
+/// It points at the evaluation instead of holding a copy: a copy of `Evaluation` retains and
+/// releases each of its two dozen arrays, and formulas and conditions are evaluated tens of
+/// thousands of times per request on large forms. The pointer lives only for one evaluate call
+/// (see `Evaluation.withEnvironment`).
 struct EvaluationEnvironment: ExpressionEnvironment {
     enum Use { case formula, text, condition }
 
-    let evaluation: Evaluation
+    let evaluation: UnsafePointer<Evaluation>
     let refs: [VariableRef]
-    let context: Int
+    /// The context's template and ordinal (-1, -1 outside templates), for `:index` references.
+    let contextTemplate: Int
+    let contextOrdinal: Int
     let use: Use
+
+    init(evaluation: UnsafePointer<Evaluation>, refs: [VariableRef], context: Int, use: Use) {
+        self.evaluation = evaluation
+        self.refs = refs
+        self.use = use
+        if context >= 0 {
+            let slot = evaluation.pointee.layout.fields[context]
+            contextTemplate = Int(slot.spec.template)
+            contextOrdinal = slot.ordinal
+        } else {
+            contextTemplate = -1
+            contextOrdinal = -1
+        }
+    }
 
     func operand(_ slot: Int) -> Operand {
         guard case .scalar(let ref) = refs[slot] else { return .missing }
-        let layout = evaluation.layout
-        let (t, o) = context >= 0 ? (Int(layout.fields[context].spec.template), layout.fields[context].ordinal) : (-1, -1)
-        guard let s = layout.slot(of: ref, contextTemplate: t, contextOrdinal: o) else { return .missing }
-        return evaluation.operand(s, use: use)
+        guard let s = evaluation.pointee.layout.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal)
+        else { return .missing }
+        return evaluation.pointee.operand(s, use: use)
     }
 
     func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void) {
         guard case .aggregate(let t, let a) = refs[slot] else { return }
-        for base in evaluation.layout.instanceBase[t] { body(evaluation.operand(base + a, use: use)) }
+        let e = evaluation
+        for base in e.pointee.layout.instanceBase[t] { body(e.pointee.operand(base + a, use: use)) }
     }
 }
 
 extension Evaluation {
     func operand(_ s: Int, use: EvaluationEnvironment.Use) -> Operand {
         guard let v = effectiveValue(s) else { return .missing }
-        let spec = plan.spec(layout.fields[s].spec)
-        if use == .formula && spec.hasOptions {
-            guard let option = spec.option(for: v),
+        if use == .formula && layout.fields[s].flags.contains(.hasOptions) {
+            guard let option = plan.spec(layout.fields[s].spec).option(for: v),
                 let n = option.number
             else { return .missing }
             return .number(n)
@@ -183,7 +203,11 @@ extension Evaluation {
         }
     }
 
-    func conditionHolds(_ c: CompiledCondition, context: Int) -> Bool {
-        c.condition.evaluate(in: EvaluationEnvironment(evaluation: self, refs: c.variables, context: context, use: .condition))
+    /// `mutating` only to take `self`'s address without a copy (`withUnsafePointer(to: &self)`);
+    /// nothing is changed.
+    mutating func conditionHolds(_ c: CompiledCondition, context: Int) -> Bool {
+        withUnsafePointer(to: &self) { e in
+            c.condition.evaluate(in: EvaluationEnvironment(evaluation: e, refs: c.variables, context: context, use: .condition))
+        }
     }
 }

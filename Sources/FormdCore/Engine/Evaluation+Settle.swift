@@ -5,7 +5,7 @@ extension Evaluation {
         let baseDisabled = disabled
         // Sources of structural targets in this layout, in definition order.
         var sources: [Int] = []
-        for s in layout.fields.indices where plan.spec(layout.fields[s].spec).hasStructuralTargets { sources.append(s) }
+        for s in layout.fields.indices where layout.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
         let maxRounds = layout.fields.count + 1
         var round = 0
         while true {
@@ -125,9 +125,10 @@ extension Evaluation {
     }
 
     private mutating func computeFormula(slot s: Int) -> Bool {
+        guard layout.fields[s].flags.contains(.hasFormula) else { return false }
         let spec = plan.spec(layout.fields[s].spec)
         guard let formula = spec.formula else { return false }
-        let result = formula.evaluate(in: self, context: s, kind: spec.kind)
+        let result = withUnsafePointer(to: &self) { formula.evaluate(in: $0, context: s, kind: spec.kind) }
         if result != value[s] {
             value[s] = result
             return true

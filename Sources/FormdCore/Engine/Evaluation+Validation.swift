@@ -9,7 +9,7 @@ extension Evaluation {
                 validateInstances(sectionSlot: ss)
             }
             while next < layout.fields.count && layout.fields[next].sectionSlot == ss {
-                if isVisible(next) { validateField(next) }
+                if isVisible(next) && layout.fields[next].flags.contains(.holdsValue) { validateField(next) }
                 next += 1
             }
         }
@@ -40,7 +40,8 @@ extension Evaluation {
         let spec = plan.spec(slot.spec)
         guard spec.holdsValue else { return }
         let rules = spec.validations
-        let label = slot.instance >= 0 ? spec.label.replacingOccurrences(of: ":index", with: String(slot.instance)) : spec.label
+        // Computed only when an error is made (instance labels substitute `:index`).
+        var label: String { slot.instance >= 0 ? spec.label.replacingOccurrences(of: ":index", with: String(slot.instance)) : spec.label }
         let subject = FormError.Subject.field(slot.id)
         let fieldMessages = rules?.messageTable
         if invalid[s] {

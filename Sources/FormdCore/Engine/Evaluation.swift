@@ -68,7 +68,7 @@ public struct Evaluation: Sendable {
         if instanceSets.contains(where: { !$0.isEmpty }) {
             layout = Layout(
                 fields: plan.fields, sections: plan.sections, templates: plan.templates,
-                instances: instanceSets.map { $0.sorted() })
+                instances: instanceSets.map { $0.sorted() }, staticLayout: plan.staticLayout)
         } else {
             layout = plan.staticLayout
         }
@@ -103,17 +103,18 @@ public struct Evaluation: Sendable {
 
         // 2. Coerce, defaults, base flags.
         for s in 0..<n {
-            let spec = plan.spec(layout.fields[s].spec)
-            hidden[s] = spec.field.hidden
-            disabled[s] = spec.field.disabled
-            guard spec.holdsValue else { continue }
-            if spec.formula != nil { continue }
-            var coerced = Coerced.none
-            if let v = sent[s] { coerced = spec.coercer.coerce(v) }
-            switch coerced {
+            let flags = layout.fields[s].flags
+            hidden[s] = flags.contains(.baseHidden)
+            disabled[s] = flags.contains(.baseDisabled)
+            guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
+            guard let v = sent[s] else {
+                if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }
+                continue
+            }
+            switch plan.spec(layout.fields[s].spec).coercer.coerce(v) {
             case .value(let c): value[s] = c
             case .invalid: invalid[s] = true
-            case .none: value[s] = spec.defaultValue
+            case .none: if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }
             }
         }
 

@@ -1,6 +1,9 @@
 /// A field (static, or of a template) with everything evaluation needs, resolved at load.
+///
+/// Kept small on purpose (no copy of the parsed `Field`, validations boxed): evaluation visits
+/// every spec several times per request, and on a 100,000-field form a fat object per field
+/// made the working set outgrow the caches, so time grew faster than the form.
 final class FieldSpec: Sendable {
-    let field: Field
     /// The id as written (with `:index` for template fields).
     let id: String
     let kind: FieldKind
@@ -23,15 +26,24 @@ final class FieldSpec: Sendable {
     let hasValueTargets: Bool
 
     let holdsValue: Bool
-    var label: String { field.label }
+    /// `hidden` / `disabled` as defined, before any target ran.
+    let baseHidden: Bool
+    let baseDisabled: Bool
+    /// The field's `title`, else its id (messages' `{label}`).
+    let label: String
+    /// Where the field is in the definition (diagnostics).
+    let path: String
 
     init(
         field: Field, id: String, kind: FieldKind, template: Int?, section: Int, coercer: ValueCoercer,
         defaultValue: JSONValue?, options: [OptionSpec], targets: [TargetSpec], formula: CompiledFormula?,
         validations: ValidationSpec?, idCheck: IDCheck?, hasStructuralTargets: Bool, hasValueTargets: Bool
     ) {
-        self.field = field
         self.id = id
+        self.baseHidden = field.hidden
+        self.baseDisabled = field.disabled
+        self.label = field.label
+        self.path = field.path
         self.kind = kind
         self.template = template
         self.section = section
@@ -62,6 +74,19 @@ final class OptionSpec: Sendable {
 }
 
 extension FieldSpec {
+    /// This field's entry in `Layout.FieldSlot.flags`.
+    var slotFlags: Layout.Flags {
+        var f: Layout.Flags = []
+        if holdsValue { f.insert(.holdsValue) }
+        if formula != nil { f.insert(.hasFormula) }
+        if hasOptions { f.insert(.hasOptions) }
+        if hasStructuralTargets { f.insert(.hasStructuralTargets) }
+        if baseHidden { f.insert(.baseHidden) }
+        if baseDisabled { f.insert(.baseDisabled) }
+        if defaultValue != nil { f.insert(.hasDefault) }
+        return f
+    }
+
     /// The option a canonical value chose. Canonical select values are option ids as typed, so
     /// plain equality finds it; numeric equality (`1` vs `1.0`) is the fallback.
     func option(for value: JSONValue) -> OptionSpec? {
@@ -106,7 +131,8 @@ final class TargetSpec: Sendable {
     }
 }
 
-struct ValidationSpec: Sendable {
+/// A field's compiled `validations`; a class so that fields without checks stay small.
+final class ValidationSpec: Sendable {
     let required: Bool
     let minLength: Int?
     let maxLength: Int?
@@ -117,6 +143,23 @@ struct ValidationSpec: Sendable {
     let compareToText: String?
     let compareRule: Validations.CompareRule
     let messageTable: MessageTable?
+
+    init(
+        required: Bool, minLength: Int?, maxLength: Int?, minValue: (text: String, number: FormNumber)?,
+        maxValue: (text: String, number: FormNumber)?, format: FormatPattern?, compareTo: FieldRef?,
+        compareToText: String?, compareRule: Validations.CompareRule, messageTable: MessageTable?
+    ) {
+        self.required = required
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.format = format
+        self.compareTo = compareTo
+        self.compareToText = compareToText
+        self.compareRule = compareRule
+        self.messageTable = messageTable
+    }
 }
 
 struct SectionSpec: Sendable {

@@ -346,7 +346,7 @@ struct FormCompiler {
                         let members = stack.map(\.0).drop { $0 != m }
                         if reported.isDisjoint(with: members) {
                             reported.formUnion(members)
-                            reportCycle(Array(members), nodes: nodes, name: { spec($0).id }, edges: edges, path: { spec($0).field.path })
+                            reportCycle(Array(members), nodes: nodes, name: { spec($0).id }, edges: edges, path: { spec($0).path })
                         }
                     default: break
                     }

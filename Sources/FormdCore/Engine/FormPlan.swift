@@ -39,7 +39,7 @@ public final class FormPlan: Sendable {
         self.formulaOrder = formulaOrder
         self.valueFieldCount =
             fields.filter(\.holdsValue).count + templates.reduce(0) { $0 + $1.fields.filter(\.holdsValue).count }
-        self.staticLayout = Layout(fields: fields, sections: sections, templates: templates, instances: [])
+        self.staticLayout = Layout(fields: fields, sections: sections, templates: templates)
     }
 
     func spec(_ ref: Layout.SpecRef) -> FieldSpec {

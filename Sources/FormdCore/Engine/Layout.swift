@@ -7,14 +7,46 @@ struct Layout: Sendable {
         var index: Int32
     }
 
+    /// What evaluation's per-slot loops ask of a field, copied next to the slot so that those
+    /// loops read one contiguous array instead of visiting every `FieldSpec`.
+    struct Flags: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let holdsValue = Flags(rawValue: 1)
+        static let hasFormula = Flags(rawValue: 2)
+        static let hasOptions = Flags(rawValue: 4)
+        static let hasStructuralTargets = Flags(rawValue: 8)
+        static let baseHidden = Flags(rawValue: 16)
+        static let baseDisabled = Flags(rawValue: 32)
+        static let hasDefault = Flags(rawValue: 64)
+    }
+
     struct FieldSlot: Sendable {
         let spec: SpecRef
-        /// The instance number `n`, or -1.
-        let instance: Int
-        /// Position of the instance in `instances[template]` (its ordinal), or -1.
-        let ordinal: Int
-        let sectionSlot: Int
+        private let instance32: Int32
+        private let ordinal32: Int32
+        private let sectionSlot32: Int32
+        let flags: Flags
         let id: String
+
+        init(spec: SpecRef, instance: Int, ordinal: Int, sectionSlot: Int, flags: Flags, id: String) {
+            self.spec = spec
+            self.instance32 = Int32(truncatingIfNeeded: instance)
+            self.ordinal32 = Int32(truncatingIfNeeded: ordinal)
+            self.sectionSlot32 = Int32(truncatingIfNeeded: sectionSlot)
+            self.flags = flags
+            self.id = id
+        }
+
+        /// The same field in another section slot (static fields when instances shift sections).
+        func moved(toSection sectionSlot: Int) -> FieldSlot {
+            FieldSlot(spec: spec, instance: instance, ordinal: ordinal, sectionSlot: sectionSlot, flags: flags, id: id)
+        }
+
+        /// The instance number `n`, or -1.
+        var instance: Int { Int(instance32) }
+        /// Position of the instance in `instances[template]` (its ordinal), or -1.
+        var ordinal: Int { Int(ordinal32) }
+        var sectionSlot: Int { Int(sectionSlot32) }
     }
 
     struct SectionSlot: Sendable {
@@ -37,22 +69,45 @@ struct Layout: Sendable {
     /// Per template, per ordinal: the instance's section slot.
     var instanceSection: [[Int]] = []
 
-    init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], instances: [[Int]]) {
+    /// The layout without instances (built once per plan).
+    init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec]) {
+        self.init(fields: fields, sections: sections, templates: templates, instances: [], staticLayout: nil)
+    }
+
+    /// The layout of one request. Static slots are copied from `staticLayout` (contiguous) rather
+    /// than rebuilt from the specs, so a request with instances does not visit every `FieldSpec`.
+    init(
+        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], instances: [[Int]],
+        staticLayout: Layout?
+    ) {
         self.instances = instances.isEmpty ? Array(repeating: [], count: templates.count) : instances
         staticSlot = Array(repeating: 0, count: fields.count)
         staticSectionSlot = Array(repeating: 0, count: sections.count)
         instanceBase = self.instances.map { Array(repeating: 0, count: $0.count) }
         instanceSection = instanceBase
+        var instanceFields = 0
+        var instanceCount = 0
+        for (t, list) in self.instances.enumerated() where t < templates.count {
+            instanceFields += list.count * templates[t].fields.count
+            instanceCount += list.count
+        }
+        self.fields.reserveCapacity(fields.count + instanceFields)
+        self.sections.reserveCapacity(sections.count + instanceCount)
+        let templateFlags = templates.map { $0.fields.map(\.slotFlags) }
         for (s, section) in sections.enumerated() {
             let sectionSlot = self.sections.count
             staticSectionSlot[s] = sectionSlot
             self.sections.append(SectionSlot(section: s, template: -1, instance: -1, id: section.id))
             for i in section.fields {
                 staticSlot[i] = self.fields.count
-                self.fields.append(
-                    FieldSlot(
-                        spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1,
-                        sectionSlot: sectionSlot, id: fields[i].id))
+                if let base = staticLayout {
+                    self.fields.append(base.fields[base.staticSlot[i]].moved(toSection: sectionSlot))
+                } else {
+                    self.fields.append(
+                        FieldSlot(
+                            spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1,
+                            sectionSlot: sectionSlot, flags: fields[i].slotFlags, id: fields[i].id))
+                }
             }
             guard let t = section.template else { continue }
             let template = templates[t]
@@ -65,7 +120,8 @@ struct Layout: Sendable {
                     self.fields.append(
                         FieldSlot(
                             spec: SpecRef(template: Int32(t), index: Int32(a)), instance: n, ordinal: ordinal,
-                            sectionSlot: instanceSlot, id: template.instanceFieldID(attr: a, index: n)))
+                            sectionSlot: instanceSlot, flags: templateFlags[t][a],
+                            id: template.instanceFieldID(attr: a, index: n)))
                 }
             }
         }
