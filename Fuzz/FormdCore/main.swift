@@ -67,13 +67,35 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case .expression:
         guard let text = String(validating: bytes, as: UTF8.self) else { return 0 }
-        let definition = #"{"groups":[{"sections":[{"fields":[{"id":"a","type":"float","value":2},{"id":"b","type":"text","value":"x"},"#
-            + #"{"id":"f","type":"float","formula":"# + String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self) + "},"
-            + #"{"id":"g","type":"text","formula":"# + String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self) + "},"
-            + #"{"id":"h","type":"text","targets":[{"id":"a","type":"field","action":"hide","condition":"#
-            + String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self) + "}]}]}]}]}"
-        if let form = FormLoader.load(id: "x", bytes: Array(definition.utf8)).form {
-            _ = Evaluation(plan: form.plan, values: JSONObject([.init(key: "h", value: .string("y"))]), mode: .validate, options: EvaluationOptions())
+        // The parsers and evaluators directly (fast: most of the budget goes to them), each
+        // operand slot answering a different kind of value so every evaluation path runs.
+        let environment = FuzzEnvironment(seed: bytes.first ?? 0)
+        if let formula = try? Formula(parsing: text) {
+            _ = formula.substitutingIndex(3).evaluate(in: environment)
+        }
+        if let condition = try? Condition(parsing: text) {
+            _ = condition.substitutingIndex(3).evaluate(in: environment)
+        }
+        var slots: [String: Int] = [:]
+        let template = TextTemplate(parsing: text).substitutingIndex(3).bound { name in
+            if let s = slots[name] { return s }
+            guard name.utf8.count % 3 != 0 else { return nil }  // some words are not fields
+            slots[name] = slots.count
+            return slots.count - 1
+        }
+        _ = template.evaluate(in: environment)
+        // One input in eight also goes through the loader as a formula, a text formula and a
+        // condition of a real definition, then one evaluation of that form.
+        if (bytes.last ?? 0) & 7 == 0 {
+            let quoted = String(decoding: JSONWriter.encode(.string(text)), as: UTF8.self)
+            let definition = #"{"groups":[{"sections":[{"fields":[{"id":"a","type":"float","value":2},{"id":"b","type":"text","value":"x"},"#
+                + #"{"id":"f","type":"float","formula":"# + quoted + "},"
+                + #"{"id":"g","type":"text","formula":"# + quoted + "},"
+                + #"{"id":"h","type":"text","targets":[{"id":"a","type":"field","action":"hide","condition":"#
+                + quoted + "}]}]}]}]}"
+            if let form = FormLoader.load(id: "x", bytes: Array(definition.utf8)).form {
+                _ = Evaluation(plan: form.plan, values: JSONObject([.init(key: "h", value: .string("y"))]), mode: .validate, options: EvaluationOptions())
+            }
         }
     case .definition:
         let result = FormLoader.load(id: "fuzz", bytes: bytes)
@@ -83,4 +105,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+/// Operands for the expression target: slot `i` answers a number, a string that reads as a
+/// number, a plain string or nothing, rotated by the input's first byte; aggregates yield a mix.
+struct FuzzEnvironment: ExpressionEnvironment {
+    let seed: UInt8
+
+    func operand(_ slot: Int) -> Operand {
+        switch (slot + Int(seed)) % 5 {
+        case 0: return .number(Decimal(string: "2.5")!)
+        case 1: return .string("12")
+        case 2: return .string("x")
+        case 3: return .number(-1)
+        default: return .missing
+        }
+    }
+
+    func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void) {
+        for i in 0..<(slot % 4) { body(operand(i + slot)) }
+    }
 }
