@@ -70,10 +70,11 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: cross-thread
 
-    /// Runs `task` on the loop thread.
-    func execute(_ task: @escaping @Sendable () -> Void) {
+    /// Runs `task` on the loop thread. False when the loop has stopped (the task is dropped).
+    @discardableResult
+    func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
         lock.lock()
-        guard alive else { lock.unlock(); return }  // loop gone: the task's connection is closed anyway
+        guard alive else { lock.unlock(); return false }  // loop gone: the task's connection is closed anyway
         tasks.append(task)
         let needWake = !wakePending
         wakePending = true
@@ -82,6 +83,7 @@ final class EventLoop: @unchecked Sendable {
             _ = write(wakeWrite, &b, 1)  // under the lock so the fd cannot be closed meanwhile
         }
         lock.unlock()
+        return true
     }
 
     private func runTasks() {
@@ -173,28 +175,44 @@ final class EventLoop: @unchecked Sendable {
                 default: return  // EAGAIN and others
                 }
             }
-            if !server.reserveConnection() {
+            guard let owner = server.reserveConnection(acceptedBy: index) else {
                 rejectOverloaded(fd)
                 continue
             }
             Sys.setInt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
-            var tls: TLSConnection?
-            if config.tls != nil {
-                tls = server.currentTLSContext().flatMap { TLSConnection(context: $0, fd: fd) }
-                if tls == nil {  // out of memory in OpenSSL: refuse this one, keep serving
-                    close(fd)
-                    server.releaseConnection()
-                    continue
-                }
+            if owner === self {
+                adopt(fd)
+            } else if !owner.execute({ owner.adopt(fd) }) {
+                close(fd)
+                server.releaseConnection(loop: owner.index)
             }
-            let c = Connection(fd: fd, loop: self, tls: tls)
-            if Int(fd) >= connections.count {
-                connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
-            }
-            connections[Int(fd)] = c
-            connectionCount += 1
-            if Sys.epollCtl(epfd, EPOLL_CTL_ADD, fd, Sys.EPOLLIN) != 0 { c.close() }
         }
+    }
+
+    /// Takes ownership of a connection accepted by this loop or handed over by another one (on
+    /// this loop's thread; its slot is already reserved for this loop).
+    func adopt(_ fd: Int32) {
+        if draining || stopped {  // the server is shutting down: this connection never started
+            close(fd)
+            server.releaseConnection(loop: index)
+            return
+        }
+        var tls: TLSConnection?
+        if config.tls != nil {
+            tls = server.currentTLSContext().flatMap { TLSConnection(context: $0, fd: fd) }
+            if tls == nil {  // out of memory in OpenSSL: refuse this one, keep serving
+                close(fd)
+                server.releaseConnection(loop: index)
+                return
+            }
+        }
+        let c = Connection(fd: fd, loop: self, tls: tls)
+        if Int(fd) >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+        }
+        connections[Int(fd)] = c
+        connectionCount += 1
+        if Sys.epollCtl(epfd, EPOLL_CTL_ADD, fd, Sys.EPOLLIN) != 0 { c.close() }
     }
 
     /// Past max_connections: a 503 written straight into the fresh socket's empty send buffer, then close.
@@ -219,7 +237,7 @@ final class EventLoop: @unchecked Sendable {
         if fd < connections.count, connections[fd] === c {
             connections[fd] = nil
             connectionCount -= 1
-            server.releaseConnection()
+            server.releaseConnection(loop: index)
         }
         if draining && connectionCount == 0 { finishDrain() }
     }

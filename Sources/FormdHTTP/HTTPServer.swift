@@ -27,6 +27,8 @@ public final class HTTPServer: @unchecked Sendable {
         var listenFD: Int32 = -1
         var port = 0
         var openCount = 0
+        /// Open connections per loop (index = `EventLoop.index`), for `reserveConnection`.
+        var loopLoad: [Int] = []
         var drainedLoops = 0
         var completions: [@Sendable () -> Void] = []
         /// The context new TLS connections use (swapped by `reloadTLS`).
@@ -60,6 +62,8 @@ public final class HTTPServer: @unchecked Sendable {
     public var port: Int { withStateLock { $0.port } }
     /// Connections currently open.
     public var openConnections: Int { withStateLock { $0.openCount } }
+    /// Connections currently open, per I/O loop.
+    public var openConnectionsPerLoop: [Int] { withStateLock { $0.loopLoad } }
 
     /// Binds, listens and starts the I/O loops. Returns the bound port (useful with port 0).
     /// When it returns, connections are being accepted.
@@ -84,6 +88,7 @@ public final class HTTPServer: @unchecked Sendable {
                 s.listenFD = fd
                 s.port = port
                 s.loops = made
+                s.loopLoad = Array(repeating: 0, count: made.count)
                 s.tlsContext = tlsContext
                 s.state = .ready
             }
@@ -97,13 +102,27 @@ public final class HTTPServer: @unchecked Sendable {
 
     func worker(for fd: Int32) -> DispatchQueue { workers[Int(fd) % workers.count] }
 
-    func reserveConnection() -> Bool {
+    /// Reserves a slot for a connection the loop `acceptedBy` just accepted, and picks the loop
+    /// that will own it: the one with the fewest connections, the accepting loop on ties. With
+    /// `EPOLLEXCLUSIVE` one wake-up may accept a whole burst (64 connections opened at once all
+    /// landed on one loop and left the other core idle); this spreads them. nil past
+    /// `max_connections`.
+    func reserveConnection(acceptedBy loop: Int) -> EventLoop? {
         withStateLock { s in
-            guard s.openCount < configuration.maxConnections else { return false }
+            guard s.openCount < configuration.maxConnections, loop < s.loops.count else { return nil }
             s.openCount += 1
-            return true
+            var best = loop
+            for (i, n) in s.loopLoad.enumerated() where n < s.loopLoad[best] { best = i }
+            s.loopLoad[best] += 1
+            return s.loops[best]
         }
     }
 
-    func releaseConnection() { withStateLock { $0.openCount -= 1 } }
+    /// Gives back the slot of a connection owned by loop `loop`.
+    func releaseConnection(loop: Int) {
+        withStateLock { s in
+            s.openCount -= 1
+            s.loopLoad[loop] -= 1
+        }
+    }
 }

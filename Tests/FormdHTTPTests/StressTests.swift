@@ -38,6 +38,28 @@ import Testing
         stop(s)
         #expect(s.openConnections == 0)
     }
+
+    /// Connections opened in a burst are spread over the loops (one accept wake-up can take a
+    /// whole burst; before the hand-off, 64 benchmark connections could all land on one loop).
+    @Test func burstOfConnectionsIsSpreadOverLoops() throws {
+        let (s, port) = try makeServer { $0.ioThreads = 4 }
+        var clients: [TestClient] = []
+        for i in 0..<41 {
+            let c = try TestClient(port: port)
+            c.send("GET /n\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+            clients.append(c)
+        }
+        for (i, c) in clients.enumerated() {
+            #expect(c.read()?.bodyString == "{\"path\":\"/n\(i)\",\"query\":\"\",\"len\":0}")
+        }
+        let perLoop = s.openConnectionsPerLoop
+        #expect(perLoop.count == 4)
+        #expect(perLoop.reduce(0, +) == 41)
+        #expect(perLoop.max()! - perLoop.min()! <= 1, "connections per loop: \(perLoop)")
+        clients.removeAll()  // closes them
+        #expect(eventually { s.openConnectionsPerLoop == [0, 0, 0, 0] })
+        stop(s)
+    }
 }
 
 final class Counter: @unchecked Sendable {
