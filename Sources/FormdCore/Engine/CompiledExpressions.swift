@@ -171,21 +171,26 @@ struct EvaluationEnvironment: ExpressionEnvironment {
         guard case .scalar(let ref) = refs[slot] else { return .missing }
         guard let s = evaluation.pointee.layout.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal)
         else { return .missing }
-        return evaluation.pointee.operand(s, use: use)
+        return Evaluation.operand(evaluation, s, use: use)
     }
 
     func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void) {
         guard case .aggregate(let t, let a) = refs[slot] else { return }
         let e = evaluation
-        for base in e.pointee.layout.instanceBase[t] { body(e.pointee.operand(base + a, use: use)) }
+        for base in e.pointee.layout.instanceBase[t] { body(Evaluation.operand(e, base + a, use: use)) }
     }
 }
 
 extension Evaluation {
-    func operand(_ s: Int, use: EvaluationEnvironment.Use) -> Operand {
-        guard let v = effectiveValue(s) else { return .missing }
-        if use == .formula && layout.fields[s].flags.contains(.hasOptions) {
-            guard let option = plan.spec(layout.fields[s].spec).option(for: v),
+    /// The operand slot `s` gives an expression. Static and on a pointer: called as a method on
+    /// `pointer.pointee`, the whole `Evaluation` was copied (two dozen retains) per operand.
+    static func operand(_ e: UnsafePointer<Evaluation>, _ s: Int, use: EvaluationEnvironment.Use) -> Operand {
+        let flags = e.pointee.layout.fields[s].flags
+        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.layout.fields[s].sectionSlot],
+            let v = e.pointee.value[s]
+        else { return .missing }
+        if use == .formula && flags.contains(.hasOptions) {
+            guard let option = e.pointee.plan.spec(e.pointee.layout.fields[s].spec).option(for: v),
                 let n = option.number
             else { return .missing }
             return .number(n)

@@ -85,7 +85,7 @@ extension Evaluation {
     /// The value a slot has in the response: canonical, or as sent when its kind cannot hold it.
     func outputValue(_ s: Int) -> JSONValue? {
         guard isVisible(s) else { return nil }
-        if invalid[s] { return sent[s] }
+        if invalid[s] { return sent(s) }
         return value[s]
     }
 
@@ -134,7 +134,10 @@ extension Evaluation {
     /// reason that applies (SEMANTICS §8).
     public var dropped: [(field: String, reason: DropReason)] {
         var out: [(String, DropReason)] = []
-        for (key, slot, v) in submittedKeys {
+        for (m, member) in submission.members.enumerated() {
+            let key = member.key
+            let v = member.value
+            let slot = Int(memberSlot[m])
             switch v {
             case .null: continue
             case .string(let s) where s.isBlank: continue

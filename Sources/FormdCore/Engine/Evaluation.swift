@@ -23,7 +23,10 @@ public struct Evaluation: Sendable {
 
     // Per field slot.
     var value: [JSONValue?]
-    var sent: [JSONValue?]
+    /// Index in `submission.members` of the value sent for the slot, or -1. Indices, not copies:
+    /// copying the submitted values retained and released every string of a large submission
+    /// several times over.
+    var sentMember: [Int32]
     var invalid: [Bool]
     var cleared: [Bool]
     var hidden: [Bool]
@@ -31,8 +34,10 @@ public struct Evaluation: Sendable {
     // Per section slot.
     var sectionHidden: [Bool]
 
-    /// Submitted keys that name no field (kept in submission order with the others).
-    var submittedKeys: [(key: String, slot: Int, value: JSONValue)] = []
+    /// The decoded submission.
+    let submission: JSONObject
+    /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
+    var memberSlot: [Int32] = []
     var actions: [Action] = []
     /// The members of `actions`, so that recording stays O(1) per target.
     var actionSet: Set<Action> = []
@@ -57,13 +62,15 @@ public struct Evaluation: Sendable {
         self.options = options
 
         // 1. Which instances exist (SEMANTICS §7), and where each key goes.
-        var routes: [(key: String, value: JSONValue, target: Route)] = []
+        submission = values
+        var routes: [Route] = []
         routes.reserveCapacity(values.count)
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
+        var next = 0  // the static field the next key most likely names
         for member in values.members {
-            let route = plan.route(member.key)
+            let route = plan.route(member.key, expected: &next)
             if case .instance(let t, let n, _) = route { instanceSets[t].insert(n) }
-            routes.append((member.key, member.value, route))
+            routes.append(route)
         }
         if instanceSets.contains(where: { !$0.isEmpty }) {
             layout = Layout(
@@ -74,14 +81,15 @@ public struct Evaluation: Sendable {
         }
         let n = layout.fields.count
         value = Array(repeating: nil, count: n)
-        sent = Array(repeating: nil, count: n)
+        sentMember = Array(repeating: -1, count: n)
         invalid = Array(repeating: false, count: n)
         cleared = Array(repeating: false, count: n)
         hidden = Array(repeating: false, count: n)
         disabled = Array(repeating: false, count: n)
         sectionHidden = Array(repeating: false, count: layout.sections.count)
 
-        for (key, v, route) in routes {
+        memberSlot = Array(repeating: -1, count: routes.count)
+        for (m, route) in routes.enumerated() {
             var slot = -1
             switch route {
             case .field(let i): slot = layout.staticSlot[i]
@@ -89,16 +97,12 @@ public struct Evaluation: Sendable {
                 if let o = layout.ordinal(template: t, instance: n) { slot = layout.instanceBase[t][o] + a }
             case .unknown: break
             }
-            if slot >= 0 {
-                // A key may name the same slot twice only through different spellings of n
-                // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
-                if sent[slot] == nil {
-                    sent[slot] = v
-                } else {
-                    slot = -1
-                }
+            // A key may name the same slot twice only through different spellings of n
+            // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
+            if slot >= 0 && sentMember[slot] < 0 {
+                sentMember[slot] = Int32(m)
+                memberSlot[m] = Int32(slot)
             }
-            submittedKeys.append((key, slot, v))
         }
 
         // 2. Coerce, defaults, base flags.
@@ -107,7 +111,7 @@ public struct Evaluation: Sendable {
             hidden[s] = flags.contains(.baseHidden)
             disabled[s] = flags.contains(.baseDisabled)
             guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
-            guard let v = sent[s] else {
+            guard let v = sent(s) else {
                 if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }
                 continue
             }
@@ -138,6 +142,12 @@ public struct Evaluation: Sendable {
         case unknown
     }
 
+    /// The value submitted for slot `s`, as sent.
+    @inline(__always) func sent(_ s: Int) -> JSONValue? {
+        let m = sentMember[s]
+        return m >= 0 ? submission.members[Int(m)].value : nil
+    }
+
     // MARK: - Visibility
 
     @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[layout.fields[s].sectionSlot] }
@@ -162,6 +172,25 @@ public struct EvaluationOptions: Sendable {
 }
 
 extension FormPlan {
+    /// `route(key)`, trying first the static fields at `expected` and just after it (fields
+    /// without input, such as formulas, are skipped by clients); `expected` moves past the
+    /// field found. A submission in form order then reads the ids sequentially instead of
+    /// probing a hash table at random, which is what large forms pay for most.
+    func route(_ key: String, expected: inout Int) -> Evaluation.Route {
+        var i = expected
+        let end = min(expected + 3, fieldIDs.count)
+        while i < end {
+            if fieldIDs[i] == key {
+                expected = i + 1
+                return .field(i)
+            }
+            i += 1
+        }
+        let route = route(key)
+        if case .field(let f) = route { expected = f + 1 }
+        return route
+    }
+
     func route(_ key: String) -> Evaluation.Route {
         if let i = fieldIndex[key] { return .field(i) }
         guard !templates.isEmpty, let k = InstanceKey(key) else { return .unknown }

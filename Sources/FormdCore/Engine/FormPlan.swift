@@ -6,6 +6,9 @@ public final class FormPlan: Sendable {
     let sections: [SectionSpec]
     let templates: [TemplateSpec]
     let fieldIndex: [String: Int]
+    /// Static field ids by index, contiguous: `route(_:after:)` tries the next ids here before
+    /// the hash table, since clients send keys in form order.
+    let fieldIDs: [String]
     let sectionIndex: [String: Int]
     let templateIndex: [String: Int]
     /// Formula fields in dependency order: every formula comes after the formulas it uses.
@@ -34,6 +37,7 @@ public final class FormPlan: Sendable {
         self.sections = sections
         self.templates = templates
         self.fieldIndex = fieldIndex
+        self.fieldIDs = fields.map(\.id)
         self.sectionIndex = sectionIndex
         self.templateIndex = templateIndex
         self.formulaOrder = formulaOrder
