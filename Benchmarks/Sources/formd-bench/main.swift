@@ -4,6 +4,7 @@
 //   swift run -c release --package-path Benchmarks formd-bench [scenario...] [--runs N] [--seconds S]
 //   formd-bench --profile employment --iterations 20000      # untimed loop for a profiler
 //   formd-bench --dump employment                             # print the response evaluated
+//   formd-bench --cold large large-x10    # each op timed alone after evicting the caches
 //
 // Scenarios: employment, employment-invalid, large, large-x10, load, load-x10 (default: all).
 import FormdBenchSupport
@@ -86,6 +87,9 @@ var names: [String] = []
 var profile: String?
 var dump: String?
 var iterations = 10_000
+/// Evict the CPU caches (write a buffer several times the L3) before each op, timed alone: the
+/// cost of an evaluation whose form and submission are not in cache.
+var cold = false
 while !args.isEmpty {
     let a = args.removeFirst()
     switch a {
@@ -94,6 +98,7 @@ while !args.isEmpty {
     case "--profile": profile = args.removeFirst()
     case "--iterations": iterations = Int(args.removeFirst()) ?? 10_000
     case "--dump": dump = args.removeFirst()
+    case "--cold": cold = true
     default: names.append(a)
     }
 }
@@ -118,8 +123,19 @@ if let profile {
     exit(0)
 }
 
+/// 128 MiB, written then read: larger than any L3 this runs on.
+nonisolated(unsafe) let evictionBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 128 << 20, alignment: 64)
+nonisolated(unsafe) var evictionSink = 0
+func evictCaches() {
+    let words = evictionBuffer.bindMemory(to: Int.self)
+    for i in stride(from: 0, to: words.count, by: 8) { words[i] &+= 1 }
+    var x = 0
+    for i in stride(from: 0, to: words.count, by: 8) { x &+= words[i] }
+    evictionSink &+= x
+}
+
 if names.isEmpty { names = scenarios.map(\.name) }
-print("formd-bench: release=\(!_isDebugAssertConfiguration()), runs=\(runs), ~\(seconds) s each")
+print("formd-bench: release=\(!_isDebugAssertConfiguration()), runs=\(runs), ~\(seconds) s each\(cold ? ", cold caches" : "")")
 let clock = ContinuousClock()
 for name in names {
     let s = scenario(name)
@@ -127,7 +143,7 @@ for name in names {
     // Warm-up, and calibrate a batch of about 10 ms.
     var sink = body()
     var batch = 1
-    while true {
+    while !cold {
         let t = clock.measure { for _ in 0..<batch { sink &+= body() } }
         if nanos(t) > 10_000_000 || batch >= 1 << 20 { break }
         batch *= 2
@@ -139,6 +155,7 @@ for name in names {
         var ops = 0
         let start = clock.now
         while clock.now - start < .milliseconds(Int64(seconds * 1000)) {
+            if cold { evictCaches() }
             let t = clock.measure { for _ in 0..<batch { sink &+= body() } }
             total += t
             ops += batch
