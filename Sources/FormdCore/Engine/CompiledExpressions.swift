@@ -19,7 +19,7 @@ struct ExpressionIssue: Error {
 
 /// A formula bound to the form: numeric (on number/float/count fields) or a text template.
 /// Its environment slot `i` reads `variables[i]`, resolved at load.
-struct CompiledFormula: Sendable {
+final class CompiledFormula: Sendable {
     enum Body: Sendable {
         case numeric(Formula)
         case text(BoundTextTemplate)
@@ -89,7 +89,7 @@ struct CompiledFormula: Sendable {
 }
 
 /// A target condition bound to the form.
-struct CompiledCondition: Sendable {
+final class CompiledCondition: Sendable {
     let condition: Condition
     let variables: [VariableRef]
 

@@ -43,7 +43,7 @@ extension Evaluation {
         switch t.action {
         case .update:
             // Without target_value it only triggered formulas in the original: nothing to do.
-            guard let tv = t.target.targetValue, spec.formula == nil else { return }
+            guard let tv = t.targetValue, spec.formula == nil else { return }
             switch spec.coercer.coerce(tv) {
             case .value(let c):
                 value[d] = c

@@ -103,8 +103,9 @@ final class TargetSpec: Sendable {
         case nothing
     }
 
-    let target: Target
     let action: Target.Action
+    /// The target's `target_value` (update targets).
+    let targetValue: JSONValue?
     let destination: Destination
     let condition: CompiledCondition?
     /// The id as written, `:index` included; substituted per instance for output.
@@ -118,7 +119,7 @@ final class TargetSpec: Sendable {
         target: Target, action: Target.Action, destination: Destination, condition: CompiledCondition?, idText: String,
         typeText: String
     ) {
-        self.target = target
+        self.targetValue = target.targetValue
         self.action = action
         self.destination = destination
         self.condition = condition

@@ -246,9 +246,11 @@ struct FormCompiler {
 
     private mutating func compileTargets(_ targets: [Target], template: Int?) -> [TargetSpec] {
         var out: [TargetSpec] = []
+        var kept: [Target] = []
         for target in targets {
             guard let action = target.action else { continue }
-            if out.contains(where: { $0.target.isDuplicate(of: target) }) { continue }
+            if kept.contains(where: { $0.isDuplicate(of: target) }) { continue }
+            kept.append(target)
             var destination = TargetSpec.Destination.nothing
             let id = target.id ?? ""
             let isSection = target.kind == .section
