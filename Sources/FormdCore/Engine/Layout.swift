@@ -20,6 +20,7 @@ struct Layout: Sendable {
         static let hasDefault = Flags(rawValue: 64)
     }
 
+    /// 40 bytes. Instance numbers have at most 9 digits (`InstanceKey`), so 32 bits hold them.
     struct FieldSlot: Sendable {
         let spec: SpecRef
         private let instance32: Int32
