@@ -8,7 +8,7 @@ import PackageDescription
 //   formd (executable) -> FormdService
 let package = Package(
     name: "formd",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "FormdCore", targets: ["FormdCore"]),
         .executable(name: "formd", targets: ["formd"]),

@@ -8,7 +8,7 @@ import PackageDescription
 //   swift run -c release --package-path Benchmarks formd-bench    # plain driver (ContinuousClock), also for profilers
 let package = Package(
     name: "formd-benchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         // `name:` so that the product reference does not depend on the checkout directory's name.
         .package(name: "formd", path: ".."),

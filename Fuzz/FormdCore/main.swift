@@ -113,7 +113,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 struct FuzzEnvironment: ExpressionEnvironment {
     let seed: UInt8
 
-    static let twoAndAHalf = Decimal(25) / 10
+    static let twoAndAHalf = FormNumber.parse("2.5")!
 
     func operand(_ slot: Int) -> Operand {
         switch (slot + Int(seed)) % 5 {

@@ -1,16 +1,5 @@
 import Foundation
 
-/// formd's number type: exact decimal arithmetic (SEMANTICS §4).
-typealias FormNumber = Decimal
-
-extension Decimal {
-    /// A JSON number literal or a decimal string, exactly; nil otherwise.
-    init?(literal: String) {
-        guard let d = Decimal.parseNumber(literal) else { return nil }
-        self = d
-    }
-}
-
 /// A load-time problem inside an expression: `offset` is the 0-based scalar offset in its text.
 struct ExpressionIssue: Error {
     let message: String
@@ -67,14 +56,14 @@ final class CompiledFormula: Sendable {
         }
     }
 
-    static func canonical(_ d: Decimal, kind: FieldKind) -> JSONValue? {
+    static func canonical(_ d: FormNumber, kind: FieldKind) -> JSONValue? {
         switch kind {
         case .float:
             // a formula can reach 1e127: written with an exponent past 64 characters, so that the
             // response still parses with formd's own strict parser
             return .number(JSONNumber(literal: DecimalText.numberText(canonical: d.canonicalText)))
         case .count:
-            guard let r = DecimalMath.round(d, scale: 0, .plain) else { return nil }
+            guard let r = DecimalMath.round(d, scale: 0, .toNearestOrAwayFromZero) else { return nil }
             guard let p = DecimalText.parse(r.canonicalText), let i = DecimalText.int64(p) else { return nil }
             return .number(JSONNumber(literal: String(i)))
         case .number:
@@ -200,7 +189,7 @@ extension Evaluation {
             return use == .text ? .string(b ? "true" : "false") : .number(b ? 1 : 0)
         case .number(let n):
             if use == .text { return .string(n.text) }
-            return Decimal.parseNumber(n.text).map { .number($0) } ?? .missing
+            return FormNumber.parse(n.text).map { .number($0) } ?? .missing
         case .string(let str):
             return .string(str)
         default:

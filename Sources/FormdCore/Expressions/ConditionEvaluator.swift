@@ -6,7 +6,7 @@ struct ConditionFailure: Error {}
 /// Condition semantics (SEMANTICS §5.1). Values are `Operand`s; comparisons and logical
 /// operators give the numbers 1 / 0. Decisions:
 ///
-/// * A string that reads as a number (`Decimal.parseNumber`) is that number, wherever it comes
+/// * A string that reads as a number (`FormNumber.parse`) is that number, wherever it comes
 ///   from (field value or literal): `$t == 12` and `equals($t, "12")` hold when t is "12".
 /// * `==` / `!=` / `equals`: numbers compare numerically, two other strings by exact text;
 ///   a number and a non-numeric string are different. With a missing operand `==` and `!=`
@@ -31,8 +31,7 @@ struct ConditionEvaluator<Environment: ExpressionEnvironment> {
 
     /// Numeric strings become numbers.
     static func normalized(_ operand: Operand) -> Operand {
-        if case .string(let s) = operand, let d = Decimal.parseNumber(s) { return .number(d) }
-        if case .number(let d) = operand, d.isNaN { return .missing }
+        if case .string(let s) = operand, let d = FormNumber.parse(s) { return .number(d) }
         return operand
     }
 
@@ -44,7 +43,7 @@ struct ConditionEvaluator<Environment: ExpressionEnvironment> {
         }
     }
 
-    private mutating func number(_ node: ExpressionNode) throws(ConditionFailure) -> Decimal {
+    private mutating func number(_ node: ExpressionNode) throws(ConditionFailure) -> FormNumber {
         guard case .number(let d) = try evaluate(node) else { throw ConditionFailure() }
         return d
     }
@@ -83,7 +82,7 @@ struct ConditionEvaluator<Environment: ExpressionEnvironment> {
                 }
                 return .number(a)
             }
-            let b: Decimal? = args.count > 1 ? try number(args[1]) : nil
+            let b: FormNumber? = args.count > 1 ? try number(args[1]) : nil
             guard let r = Arithmetic.call(fn, a, b, &inexact) else { throw ConditionFailure() }
             return .number(r)
         case .compare(let op, let lhs, let rhs):

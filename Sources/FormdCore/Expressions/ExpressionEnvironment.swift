@@ -4,10 +4,10 @@ import Foundation
 ///
 /// The engine passes `.missing` for fields that are absent, hidden or invalid, numbers for
 /// numeric kinds (switches as 1/0, selects in formulas as their option `value`), and strings
-/// for text. Strings that read as numbers (`Decimal.parseNumber`) count as numbers.
+/// for text. Strings that read as numbers (`FormNumber.parse`) count as numbers.
 public enum Operand: Sendable, Hashable {
     case missing
-    case number(Decimal)
+    case number(FormNumber)
     case string(String)
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// One token of a formula or condition. `column` is 1-based, in characters.
 struct ExpressionToken: Sendable {
     enum Kind: Sendable, Equatable {
-        case number(Decimal)
+        case number(FormNumber)
         case string(String)
         /// A field id or function name. `dollar` when written with a leading `$` (stripped).
         case name(String, dollar: Bool)
@@ -141,11 +141,11 @@ enum ExpressionLexer {
     }
 
     /// `digits[.digits]` / `.digits` / `digits.`, optionally with `e[+-]digits`; ASCII only.
-    static func numberValue(_ run: String) -> Decimal? {
+    static func numberValue(_ run: String) -> FormNumber? {
         guard let first = run.utf8.first,
               first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
               run.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return Decimal.parseNumber(run)
+        return FormNumber.parse(run)
     }
 
     /// `12e`, `1.5E`: a mantissa followed by an exponent mark and nothing else.

@@ -8,7 +8,7 @@ import Foundation
 /// sum does not make a deep tree: tree depth only grows with parentheses, unary operators and
 /// function calls, which the parser caps (`ExpressionParser.maxNesting`).
 indirect enum ExpressionNode: Sendable {
-    case number(Decimal)
+    case number(FormNumber)
     /// A string literal that does not read as a number (numeric literals become `.number`).
     case string(String)
     case variable(Int)

@@ -172,7 +172,7 @@ struct ExpressionParser {
             return .number(d)
         case .string(let s):
             advance()
-            if let d = Decimal.parseNumber(s) { return .number(d) }
+            if let d = FormNumber.parse(s) { return .number(d) }
             return .string(s)
         case .leftParen:
             try enter()

@@ -51,7 +51,7 @@ public struct Formula: Sendable {
 
     /// The value, or nil for no value (division by zero, out of range, an empty avg/min/max).
     /// Inexact results are rounded to 15 significant digits.
-    public func evaluate<E: ExpressionEnvironment>(in environment: E) -> Decimal? {
+    public func evaluate<E: ExpressionEnvironment>(in environment: E) -> FormNumber? {
         var evaluator = FormulaEvaluator(environment: environment, variableSlots: variableSlots,
                                          aggregateSlots: aggregateSlots)
         do {

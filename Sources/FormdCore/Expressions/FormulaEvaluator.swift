@@ -13,15 +13,15 @@ struct FormulaEvaluator<Environment: ExpressionEnvironment> {
     /// Set when some operation had to round; the result is then rounded to 15 digits.
     var inexact = false
 
-    static func numeric(_ operand: Operand) -> Decimal? {
+    static func numeric(_ operand: Operand) -> FormNumber? {
         switch operand {
         case .missing: return nil
-        case .number(let d): return d.isNaN ? nil : d
-        case .string(let s): return Decimal.parseNumber(s)
+        case .number(let d): return d
+        case .string(let s): return FormNumber.parse(s)
         }
     }
 
-    mutating func evaluate(_ node: ExpressionNode) throws(NoValue) -> Decimal {
+    mutating func evaluate(_ node: ExpressionNode) throws(NoValue) -> FormNumber {
         switch node {
         case .number(let d):
             return d
@@ -46,7 +46,7 @@ struct FormulaEvaluator<Environment: ExpressionEnvironment> {
                 }
                 return a
             }
-            let b: Decimal? = args.count > 1 ? try evaluate(args[1]) : nil
+            let b: FormNumber? = args.count > 1 ? try evaluate(args[1]) : nil
             guard let r = Arithmetic.call(fn, a, b, &inexact) else { throw NoValue() }
             return r
         case .aggregate(let fn, let i):
@@ -62,8 +62,8 @@ struct FormulaEvaluator<Environment: ExpressionEnvironment> {
 
 /// Operations shared by formulas and conditions.
 enum Arithmetic {
-    static func apply(_ op: ArithmeticOperator, _ a: Decimal, _ b: Decimal,
-                      _ inexact: inout Bool) -> Decimal? {
+    static func apply(_ op: ArithmeticOperator, _ a: FormNumber, _ b: FormNumber,
+                      _ inexact: inout Bool) -> FormNumber? {
         switch op {
         case .add: return DecimalMath.add(a, b, &inexact)
         case .subtract: return DecimalMath.subtract(a, b, &inexact)
@@ -75,13 +75,13 @@ enum Arithmetic {
 
     /// Functions other than min/max (which the evaluators fold themselves); `b` is the second
     /// argument of `round` and `pow`.
-    static func call(_ fn: NumericFunction, _ a: Decimal, _ b: Decimal?, _ inexact: inout Bool) -> Decimal? {
+    static func call(_ fn: NumericFunction, _ a: FormNumber, _ b: FormNumber?, _ inexact: inout Bool) -> FormNumber? {
         switch fn {
         case .min, .max: return a
         case .abs: return DecimalMath.abs(a)
         case .round:
             if let b { return DecimalMath.round(a, digits: b) }
-            return DecimalMath.round(a, scale: 0, .plain)
+            return DecimalMath.round(a, scale: 0, .toNearestOrAwayFromZero)
         case .floor: return DecimalMath.floor(a)
         case .ceil: return DecimalMath.ceil(a)
         case .sqrt: return DecimalMath.sqrt(a, &inexact)
@@ -92,10 +92,10 @@ enum Arithmetic {
     /// sum/count over nothing are 0; avg/min/max over nothing are nil. Instances whose value is
     /// missing or not numeric are skipped (and not counted).
     static func aggregate<E: ExpressionEnvironment>(_ fn: AggregateFunction, _ environment: E,
-                                                    _ slot: Int, _ inexact: inout Bool) -> Decimal? {
+                                                    _ slot: Int, _ inexact: inout Bool) -> FormNumber? {
         var count = 0
-        var total = Decimal(0)
-        var best: Decimal?
+        var total = FormNumber.zero
+        var best: FormNumber?
         var overflow = false
         var rounded = false
         environment.forEachAggregateValue(slot) { operand in
@@ -112,9 +112,9 @@ enum Arithmetic {
         if rounded { inexact = true }
         if overflow { return nil }
         switch fn {
-        case .count: return Decimal(count)
+        case .count: return FormNumber(count)
         case .sum: return total
-        case .avg: return count == 0 ? nil : DecimalMath.divide(total, Decimal(count), &inexact)
+        case .avg: return count == 0 ? nil : DecimalMath.divide(total, FormNumber(count), &inexact)
         case .min, .max: return best
         }
     }

@@ -1,0 +1,159 @@
+extension FormNumber {
+    /// A JSON number literal or a decimal string, exactly; nil otherwise.
+    init?(literal: String) {
+        guard let n = FormNumber.parse(literal[...]) else { return nil }
+        self = n
+    }
+
+    /// Reads a number written in plain or scientific notation (`12`, `-1.5`, `.5`, `2e3`),
+    /// with surrounding ASCII whitespace allowed; nil for anything else. Digits past the 38th
+    /// significant one are rounded (ties away from zero); magnitudes of 1e165 and above give
+    /// nil, and values below the finest step (1e-128) read as 0.
+    public static func parse(_ text: String) -> FormNumber? {
+        parse(text[...])
+    }
+
+    /// See `parse(_: String)`.
+    public static func parse(_ text: Substring) -> FormNumber? {
+        var utf8 = text.utf8
+        while let c = utf8.first, isSpace(c) { utf8 = utf8.dropFirst() }
+        while let c = utf8.last, isSpace(c) { utf8 = utf8.dropLast() }
+        var i = utf8.startIndex
+        let end = utf8.endIndex
+        guard i < end else { return nil }
+        var negative = false
+        if utf8[i] == UInt8(ascii: "-") || utf8[i] == UInt8(ascii: "+") {
+            negative = utf8[i] == UInt8(ascii: "-")
+            i = utf8.index(after: i)
+        }
+        var significand: UInt128 = 0
+        var kept = 0              // significant digits in `significand`
+        var exponent = 0          // power of ten of the last kept digit
+        var roundDigit: UInt8 = 0 // the first digit past the 38th
+        var sticky = false        // a non-zero digit after that
+        var cutDigits = false
+        var sawDigit = false
+        var sawDot = false
+        while i < end {
+            let c = utf8[i]
+            if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+                sawDigit = true
+                let d = c - UInt8(ascii: "0")
+                if kept == 0 && d == 0 {
+                    if sawDot { exponent -= 1 }   // a leading zero of a fraction
+                } else if kept < maxDigits {
+                    significand = significand * 10 + UInt128(d)
+                    kept += 1
+                    if sawDot { exponent -= 1 }
+                } else {
+                    // Past 38 digits: only the rounding needs them; an integer digit still
+                    // moves the value up a power of ten.
+                    if !cutDigits { roundDigit = d; cutDigits = true } else if d != 0 { sticky = true }
+                    if !sawDot { exponent += 1 }
+                }
+            } else if c == UInt8(ascii: ".") && !sawDot {
+                sawDot = true
+            } else {
+                break
+            }
+            i = utf8.index(after: i)
+        }
+        guard sawDigit else { return nil }
+        if i < end {
+            guard utf8[i] == UInt8(ascii: "e") || utf8[i] == UInt8(ascii: "E") else { return nil }
+            i = utf8.index(after: i)
+            var expNegative = false
+            if i < end, utf8[i] == UInt8(ascii: "-") || utf8[i] == UInt8(ascii: "+") {
+                expNegative = utf8[i] == UInt8(ascii: "-")
+                i = utf8.index(after: i)
+            }
+            var e = 0
+            var sawExpDigit = false
+            while i < end, utf8[i] >= UInt8(ascii: "0"), utf8[i] <= UInt8(ascii: "9") {
+                sawExpDigit = true
+                if e < 100_000 { e = e * 10 + Int(utf8[i] - UInt8(ascii: "0")) }
+                i = utf8.index(after: i)
+            }
+            guard sawExpDigit, i == end else { return nil }
+            exponent += expNegative ? -e : e
+        }
+        if kept == 0 { return .zero }
+        if !cutDigits && exponent >= minExponent {
+            return make(negative: negative, significand: significand, exponent: exponent)
+        }
+        // One rounding, of the kept digits followed by the first cut one.
+        var value = Wide(significand)
+        if cutDigits {
+            value = value.times(10) + Wide(UInt128(roundDigit))
+            exponent -= 1
+        }
+        var ignored = false
+        switch rounded(negative: negative, value, exponent: exponent, sticky: sticky, inexact: &ignored) {
+        case .success(let n): return n
+        case .failure(.underflow): return .zero
+        case .failure(.overflow): return nil
+        }
+    }
+
+    /// The shortest plain text of the number: no exponent, no trailing zeros, no `-0`
+    /// (`300`, `1.5`, `0.3`, `-2`, `1000000000000000000000`).
+    public var canonicalText: String {
+        if isZero { return "0" }
+        // At most 38 digits, "0." and 127 leading zeros, or 165 integer digits, and a sign.
+        return String(unsafeUninitializedCapacity: 180) { out in
+            var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes
+            let count = withUnsafeMutableBytes(of: &digits) { raw -> Int in
+                var n = 0
+                if high == 0 {
+                    var v = low
+                    while v != 0 {
+                        raw[39 - n] = UInt8(v % 10) + UInt8(ascii: "0")
+                        n += 1
+                        v /= 10
+                    }
+                } else {
+                    var v = significand
+                    while v != 0 {
+                        let (q, r) = v.quotientAndRemainder(dividingBy: 10)
+                        raw[39 - n] = UInt8(r) + UInt8(ascii: "0")
+                        n += 1
+                        v = q
+                    }
+                }
+                return n
+            }
+            return withUnsafeBytes(of: &digits) { raw -> Int in
+                let written = raw[(40 - count)...]
+                var o = 0
+                func put(_ c: UInt8) { out[o] = c; o += 1 }
+                if isNegative { put(UInt8(ascii: "-")) }
+                let point = count + Int(exponent)   // digits before the decimal point
+                if point <= 0 {
+                    put(UInt8(ascii: "0"))
+                    put(UInt8(ascii: "."))
+                    for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
+                    for c in written { put(c) }
+                } else if point >= count {
+                    for c in written { put(c) }
+                    for _ in 0 ..< (point - count) { put(UInt8(ascii: "0")) }
+                } else {
+                    var k = 0
+                    for c in written {
+                        if k == point { put(UInt8(ascii: ".")) }
+                        put(c)
+                        k += 1
+                    }
+                }
+                return o
+            }
+        }
+    }
+
+    private static func isSpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
+    }
+}
+
+extension FormNumber: CustomStringConvertible {
+    public var description: String { canonicalText }
+}
