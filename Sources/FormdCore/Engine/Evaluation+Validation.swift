@@ -99,9 +99,7 @@ extension Evaluation {
 
     /// One `format` check within what is left of the request's budget.
     private mutating func formatMatches(_ pattern: FormatPattern, _ text: String) -> Bool {
-        let start = ContinuousClock.now
-        let outcome = pattern.evaluate(text, within: formatBudgetLeft)
-        formatBudgetLeft -= ContinuousClock.now - start
+        let outcome = pattern.evaluate(text, drawingFrom: &formatAllowanceLeft)
         if outcome == .timedOut { formatTimeouts += 1 }
         return outcome == .match
     }

@@ -43,8 +43,8 @@ public struct Evaluation: Sendable {
     var actionSet: Set<Action> = []
     var structuralActions: [Action] = []
     var unstableFields: [String]?
-    /// What is left of `options.formatBudget`.
-    var formatBudgetLeft: Duration = .zero
+    /// What is left of `options.formatAllowance`.
+    var formatAllowanceLeft = FormatAllowance(steps: 0, cpu: .zero)
     /// `format` checks that ran out of time (counted in metrics by the service).
     public internal(set) var formatTimeouts = 0
     /// Ids named in `changed`: evaluate reports `required` only for them.
@@ -132,7 +132,7 @@ public struct Evaluation: Sendable {
         settle()
 
         // 5. Validate.
-        formatBudgetLeft = options.formatBudget
+        formatAllowanceLeft = options.formatAllowance
         validate()
     }
 
@@ -160,10 +160,12 @@ public struct Evaluation: Sendable {
 public struct EvaluationOptions: Sendable {
     public var locale: SupportedLocale
     public var postalCodes: PostalCodeTable?
-    /// Wall clock all `format` checks of one evaluation may use together. Each check is also
-    /// bounded on its own (docs/REGEX.md); past this total the remaining checks fail `format`,
-    /// so a submission crafted against slow patterns costs a bounded time per request.
-    public var formatBudget: Duration = .milliseconds(5)
+    /// What all `format` checks of one evaluation may use together: engine steps (three
+    /// checks' worth) and CPU time. Each check is also bounded on its own (docs/REGEX.md); past
+    /// this total the remaining checks fail `format`, so a submission crafted against slow
+    /// patterns costs a bounded time per request. Neither counts time the thread is
+    /// descheduled, so the answer does not depend on host load.
+    public var formatAllowance = FormatAllowance(steps: 36, cpu: .milliseconds(5))
 
     public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {
         self.locale = locale

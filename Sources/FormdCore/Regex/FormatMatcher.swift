@@ -2,23 +2,52 @@ import Foundation
 
 /// A compiled pattern in one concrete engine. Implementations are thread-safe.
 protocol FormatMatcher: Sendable {
-    /// Unanchored, case-insensitive search; gives up when `budget` is spent.
-    func evaluate(_ text: String, budget: MatchBudget) -> FormatPattern.Outcome
+    /// Unanchored, case-insensitive search; gives up when `budget` is spent, and leaves in it
+    /// what the search used.
+    func evaluate(_ text: String, budget: inout MatchBudget) -> FormatPattern.Outcome
 }
 
-/// Limits of one check. The engine looks at them every "step" (ICU: 10,000
-/// backtracking state saves, ~0.2–0.3 ms on the reference host).
+/// Limits of one check. The engine looks at them at every progress report (ICU: every
+/// "step" of 10,000 backtracking state saves, ~0.15–0.35 ms on the reference host); a search
+/// that never reports is cheap by construction.
+///
+/// Both limits ignore time the thread spends descheduled: a wall-clock deadline let a busy
+/// host turn a valid value into a `format` error (seen under the benchmark: 422s for a valid
+/// submission), and a validation answer must not depend on load.
 struct MatchBudget: Sendable {
-    /// `MonotonicClock.now()` value after which the search is abandoned: the hard bound.
-    var deadline: UInt64
-    /// Steps after which the search is abandoned regardless of the clock. Makes
-    /// the outcome deterministic (independent of host load) when the step
-    /// limit, not the clock, ends the search. ICU engine only.
+    /// Steps after which the search is abandoned: deterministic. ICU engine only.
     var steps: Int32
+    /// Thread CPU time after which the search is abandoned, counted from the first progress
+    /// report (so a check may use one step more): the bound for patterns with costly steps.
+    var cpuNanoseconds: UInt64
+    /// Filled in by the engine: the steps done and the CPU time counted.
+    private(set) var stepsUsed: Int32 = 0
+    private(set) var cpuUsed: UInt64 = 0
+    private var cpuStart: UInt64?
 
-    @inline(__always)
-    func isSpent(afterSteps done: Int32) -> Bool {
-        done >= steps || MonotonicClock.now() >= deadline
+    init(steps: Int32, cpuNanoseconds: UInt64) {
+        self.steps = steps
+        self.cpuNanoseconds = cpuNanoseconds
+    }
+
+    /// A progress report with the steps done so far (nil: the engine does not count steps);
+    /// true when the search must stop.
+    mutating func isSpent(afterSteps done: Int32?) -> Bool {
+        let now = ThreadCPUClock.now()
+        if let start = cpuStart { cpuUsed = now &- start } else { cpuStart = now }
+        if let done { stepsUsed = Swift.max(stepsUsed, done) }
+        return (done ?? 0) >= steps || cpuUsed >= cpuNanoseconds
+    }
+}
+
+/// What all `format` checks of one evaluation may still use together.
+public struct FormatAllowance: Sendable, Equatable {
+    public var steps: Int32
+    public var cpuNanoseconds: UInt64
+
+    public init(steps: Int32, cpu: Duration) {
+        self.steps = steps
+        self.cpuNanoseconds = cpu.clampedNanoseconds
     }
 }
 
@@ -53,8 +82,18 @@ enum FormatEngine: Sendable, CaseIterable {
     }
 }
 
-/// Monotonic nanoseconds, cheap enough to read from the regex engine's callback.
+/// Monotonic nanoseconds (wall clock).
 enum MonotonicClock {
     @inline(__always)
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+/// CPU time of the calling thread, in nanoseconds: a system call (no vDSO), so it is read only
+/// from progress reports of searches that already took a step.
+enum ThreadCPUClock {
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
 }

@@ -11,15 +11,15 @@ public final class FormatPattern: Sendable {
     public enum Outcome: Sendable, Hashable {
         case match
         case noMatch
-        /// The engine gave up (time budget exhausted, backtracking stack or
+        /// The engine gave up (step or CPU budget exhausted, backtracking stack or
         /// memory limit hit). For validation this counts as *not matching*:
         /// the value fails `format`. Reported separately so callers can count it.
         case timedOut
     }
 
-    /// Budget for one check. Deliberately below the 5 ms the spec allows:
-    /// the engine notices the deadline only once per step (0.15–0.35 ms), and text
-    /// conversion/pool checkout happen outside the engine's clock.
+    /// CPU budget for one check. Deliberately below the 5 ms the spec allows: it is counted
+    /// from the engine's first progress report (one step, 0.15–0.35 ms, later), and text
+    /// conversion/pool checkout happen outside it.
     public static let defaultTimeBudget: Duration = .milliseconds(4)
 
     /// Engine steps (10,000 backtracking state saves each) allowed per check;
@@ -29,7 +29,7 @@ public final class FormatPattern: Sendable {
 
     /// The pattern exactly as written in the form definition.
     public let source: String
-    /// Wall-clock budget of one check.
+    /// CPU-time budget of one check (time the thread is descheduled does not count).
     public let timeBudget: Duration
 
     private let matcher: any FormatMatcher
@@ -61,20 +61,24 @@ public final class FormatPattern: Sendable {
         self.matcher = try engine.compile(pattern)
     }
 
-    /// Checks `text`; gives up (`.timedOut`) after `timeBudget` or after a fixed
-    /// amount of backtracking work, whichever comes first.
+    /// Checks `text`; gives up (`.timedOut`) after a fixed amount of backtracking work or
+    /// `timeBudget` of CPU, whichever comes first.
     public func evaluate(_ text: String) -> Outcome {
-        let (deadline, overflow) = MonotonicClock.now().addingReportingOverflow(budgetNanoseconds)
-        return matcher.evaluate(text, budget: MatchBudget(deadline: overflow ? .max : deadline, steps: stepBudget))
+        var budget = MatchBudget(steps: stepBudget, cpuNanoseconds: budgetNanoseconds)
+        return matcher.evaluate(text, budget: &budget)
     }
 
-    /// The same with at most `remaining` of wall clock (when less than `timeBudget`): the
-    /// engine's per-request budget, so one submission cannot buy more than a bounded total.
-    public func evaluate(_ text: String, within remaining: Duration) -> Outcome {
-        let nanos = Swift.min(budgetNanoseconds, remaining.clampedNanoseconds)
-        guard nanos > 0 else { return .timedOut }
-        let (deadline, overflow) = MonotonicClock.now().addingReportingOverflow(nanos)
-        return matcher.evaluate(text, budget: MatchBudget(deadline: overflow ? .max : deadline, steps: stepBudget))
+    /// The same within what is left of `allowance` (a request's budget shared by all its
+    /// checks, so one submission cannot buy more than a bounded total), and draws on it.
+    public func evaluate(_ text: String, drawingFrom allowance: inout FormatAllowance) -> Outcome {
+        let steps = Swift.min(stepBudget, allowance.steps)
+        let cpu = Swift.min(budgetNanoseconds, allowance.cpuNanoseconds)
+        guard steps > 0, cpu > 0 else { return .timedOut }
+        var budget = MatchBudget(steps: steps, cpuNanoseconds: cpu)
+        let outcome = matcher.evaluate(text, budget: &budget)
+        allowance.steps -= Swift.min(budget.stepsUsed, allowance.steps)
+        allowance.cpuNanoseconds -= Swift.min(budget.cpuUsed, allowance.cpuNanoseconds)
+        return outcome
     }
 
     /// `true` only for `.match`; a timed-out check counts as not matching.

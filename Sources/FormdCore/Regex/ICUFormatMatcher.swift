@@ -36,14 +36,14 @@ final class ICUFormatMatcher: FormatMatcher, @unchecked Sendable {
         swift_uregex_close(prototype)
     }
 
-    func evaluate(_ text: String, budget: MatchBudget) -> FormatPattern.Outcome {
+    func evaluate(_ text: String, budget: inout MatchBudget) -> FormatPattern.Outcome {
         let count = text.utf16.count
         guard count <= Int32.max, let matcher = checkOut() else { return .timedOut }
         defer { checkIn(matcher) }
         // UTF-16 copy on the stack for typical field sizes (heap only if large).
         return withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(count, 1)) { buffer in
             _ = buffer.initialize(from: text.utf16)
-            return matcher.find(in: UnsafeBufferPointer(rebasing: buffer[..<count]), budget: budget)
+            return matcher.find(in: UnsafeBufferPointer(rebasing: buffer[..<count]), budget: &budget)
         }
     }
 
@@ -76,14 +76,14 @@ private final class ICUMatcher {
         else { return nil }
         regex = clone
         budget = .allocate(capacity: 1)
-        budget.initialize(to: MatchBudget(deadline: 0, steps: 0))
+        budget.initialize(to: MatchBudget(steps: 0, cpuNanoseconds: 0))
         // ICU calls this every 10,000 backtrack-state saves with the step count
         // so far. Our callback replaces uregex_setTimeLimit (same step counter)
-        // so it can also enforce the wall-clock deadline: a step's duration
-        // depends on the pattern and on host load.
+        // so it can also bound CPU time: a step's cost depends on the pattern.
         swift_uregex_setMatchCallback(regex, { context, steps in
             guard let context else { return 0 }
-            return context.load(as: MatchBudget.self).isSpent(afterSteps: steps) ? 0 : 1
+            let budget = UnsafeMutableRawPointer(mutating: context).assumingMemoryBound(to: MatchBudget.self)
+            return budget.pointee.isSpent(afterSteps: steps) ? 0 : 1
         }, UnsafeRawPointer(budget), &status)
         if status.rawValue > U_ZERO_ERROR.rawValue {
             swift_uregex_close(clone)
@@ -98,8 +98,9 @@ private final class ICUMatcher {
         budget.deallocate()
     }
 
-    func find(in text: UnsafeBufferPointer<UInt16>, budget limits: MatchBudget) -> FormatPattern.Outcome {
+    func find(in text: UnsafeBufferPointer<UInt16>, budget limits: inout MatchBudget) -> FormatPattern.Outcome {
         budget.pointee = limits
+        defer { limits = budget.pointee }
         var status = U_ZERO_ERROR
         swift_uregex_setText(regex, text.baseAddress ?? ICUMatcher.empty, Int32(text.count), &status)
         let found = swift_uregex_find(regex, 0, &status)
