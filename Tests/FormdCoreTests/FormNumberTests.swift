@@ -56,6 +56,17 @@ import Testing
         #expect(Formula.evaluateStandalone("2*1e-126*1e126") == "2")
     }
 
+    @Test func intValueOnlyWhenItFits() {
+        #expect(n("9223372036854775807").intValue == Int.max)
+        #expect(n("-9223372036854775807").intValue == -Int.max)
+        #expect(n("9223372036854775808").intValue == nil)
+        #expect(n("12e17").intValue == 1_200_000_000_000_000_000)
+        #expect(n("1.5").intValue == nil)
+        // 38 digits with exponent 10: trapped in the first version (found by the fuzzer)
+        #expect(n("333333333333333333333333333333333333333333333333").intValue == nil)
+        #expect(Formula.evaluateStandalone("round(3333333333333333333333333333333333333333333333333, 33333333333333333333333333333333333333333333333)") == nil)
+    }
+
     @Test func foundationDecimalBugsOnLinux() {
         // swift-foundation: 2 * 1e-126 == 2 (exponent wrap); 1e127 * 1e127 == 0; a quotient
         // wrong from the 4th digit; a 36-digit difference without its last digits.

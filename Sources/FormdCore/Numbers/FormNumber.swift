@@ -114,9 +114,9 @@ public struct FormNumber: Sendable, Hashable {
 
     /// The integer value when whole and within Int's range.
     var intValue: Int? {
-        guard isInteger, exponent <= 18 else { return nil }
-        var m = significand
-        for _ in 0..<Int(exponent) { m *= 10 }   // below 10^57: fits in 128 bits
+        // At most 19 digits in all: below 10^19, so the shift cannot overflow.
+        guard isInteger, digitCount + Int(exponent) <= 19 else { return nil }
+        let m = significand * Wide.powersOfTen[Int(exponent)]
         guard m <= UInt128(Int.max) else { return nil }
         return isNegative ? -Int(m) : Int(m)
     }
