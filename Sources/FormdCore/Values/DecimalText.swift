@@ -116,7 +116,7 @@ enum DecimalText {
 
     /// Number text for a computed value whose canonical text is `canonical`: that text when it is at
     /// most `maxNumberTextLength` characters, else the same value with an exponent
-    /// (`1111e110`: at most 38 significant digits from a Decimal, so always short enough).
+    /// (`1111e110`: at most 38 significant digits from a FormNumber, so always short enough).
     static func numberText(canonical: String) -> String {
         guard canonical.utf8.count > maxNumberTextLength, let p = parse(canonical) else { return canonical }
         var out = p.negative ? "-" : ""
