@@ -133,7 +133,7 @@ import Testing
 
     /// Against Int arithmetic over a deterministic spread of operands.
     @Test func agreesWithIntegerArithmetic() {
-        var rng = SplitMix(seed: 42)
+        var rng = JSONFuzzTests.SplitMix64(state: 42)  // the generator the JSON fuzz tests use
         for _ in 0..<20_000 {
             let a = Int(truncatingIfNeeded: rng.next()) >> 34, b = Int(truncatingIfNeeded: rng.next()) >> 34
             let x = FormNumber(a), y = FormNumber(b)
@@ -149,18 +149,6 @@ import Testing
             #expect(x.canonicalText == String(a))
             #expect(!inexact)
         }
-    }
-}
-
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
