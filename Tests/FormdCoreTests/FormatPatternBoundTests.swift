@@ -61,6 +61,9 @@ import Testing
     struct Measurement {
         /// Worst wall time over undisturbed runs.
         var worstWall = 0.0
+        /// Worst CPU time of the thread over every run, preempted ones included: what the
+        /// engine's own limits govern, and all there is to measure on a saturated host.
+        var worstCPU = 0.0
         var cleanRuns = 0
         /// Runs discarded because the thread was preempted (other processes
         /// share the 2 cores): no design can bound those, they say nothing about the engine.
@@ -95,6 +98,8 @@ import Testing
             let wall = Double(MonotonicClock.now() - wall0) / 1e6
             let cpu = Double(threadCPUNanoseconds() - cpu0) / 1e6
             result.outcomes.insert(outcome)
+            result.worstCPU = max(result.worstCPU, cpu)
+            if cpu >= limitMilliseconds { result.violations += 1 }
             // Off-CPU for > 0.5 ms: preempted by another process (this 2-core
             // host runs other builds). Counting context switches instead is too
             // strict: nearly every 4 ms run sees some brief one.
@@ -134,8 +139,9 @@ import Testing
         for row in rows {
             for (configuration, result) in row.results {
                 let context = "\(configuration.name) \(row.pattern) on \(row.input)"
-                #expect(result.violations == 0, "\(context): worst \(result.worstWall) ms")
-                #expect(result.cleanRuns > 0, "\(context): every run was preempted; host too busy to measure")
+                #expect(result.violations == 0, "\(context): worst \(result.worstWall) ms wall, \(result.worstCPU) ms CPU")
+                // On a saturated host every run may be preempted: then the CPU time, which
+                // preemption cannot inflate, is the only figure (the table marks it "cpu").
             }
         }
     }
@@ -183,14 +189,17 @@ import Testing
             for configuration in configurations {
                 let result = row.results[configuration]!
                 let letters = result.outcomes.map { Self.letter($0) }.sorted().joined(separator: "/")
-                line += String(format: " %.2f ", result.worstWall) + letters + " |"
+                line += result.cleanRuns > 0
+                    ? String(format: " %.2f ", result.worstWall) + letters + " |"
+                    : String(format: " %.2f cpu ", result.worstCPU) + letters + " |"
                 outcomes.formUnion(result.outcomes.map { "\($0)" })
             }
             lines.append(line + " \(outcomes.sorted().joined(separator: "/")) |")
         }
         let disturbed = rows.flatMap(\.results.values).map(\.disturbedRuns).reduce(0, +)
         lines.append("")
-        lines.append("Worst wall-clock time of undisturbed runs (max over \(runs)); \(disturbed) preempted runs discarded.")
+        lines.append("Worst wall-clock time of undisturbed runs (max over \(runs)); \(disturbed) preempted runs discarded;")
+        lines.append("\"cpu\": every run was preempted, worst CPU time of the thread shown instead.")
         lines.append("M = match, N = noMatch, T = timedOut.")
         return lines.joined(separator: "\n")
     }
