@@ -160,20 +160,20 @@ import Testing
         }
         let form = try Engine.load(#"{"groups": [{"sections": [{"fields": [\#(fields.joined(separator: ","))]}]}]}"#)
         let values = "{" + (0..<30).map { #""f\#($0)": "ab\#($0)""# }.joined(separator: ",") + "}"
-        let stop = Flag()
+        let stop = Counter()  // non-zero: stop spinning
         // Threads, not Dispatch work items: Dispatch would run only one per core.
         let spinners = 8 * ProcessInfo.processInfo.activeProcessorCount
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<spinners {
             Thread.detachNewThread {
                 var x: UInt64 = 1
-                while !stop.isSet { for _ in 0..<10_000 { x = x &* 6364136223846793005 &+ 1 } }
+                while stop.value == 0 { for _ in 0..<10_000 { x = x &* 6364136223846793005 &+ 1 } }
                 blackHole(x)
                 done.signal()
             }
         }
         defer {
-            stop.set()
+            stop.increment()
             for _ in 0..<spinners { done.wait() }
         }
         var invalid = 0
@@ -194,14 +194,6 @@ import Testing
         #expect(evil.evaluate(String(repeating: "a", count: 1000) + "!", drawingFrom: &allowance) == .timedOut)
         #expect(allowance.steps >= 24 && allowance.steps < 36)
     }
-}
-
-/// A flag set once from the test thread and polled by spinners.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
 }
 
 @inline(never) private func blackHole(_ x: UInt64) { if x == 42 { print("") } }

@@ -93,10 +93,10 @@ import Testing
             // Sleeping first gives the run a fresh scheduler slice, so it is
             // less likely to be preempted by the other processes on this host.
             usleep(2_000)
-            let cpu0 = threadCPUNanoseconds(), wall0 = MonotonicClock.now()
+            let cpu0 = ThreadCPUClock.now(), wall0 = MonotonicClock.now()
             let outcome = pattern.evaluate(text)
             let wall = Double(MonotonicClock.now() - wall0) / 1e6
-            let cpu = Double(threadCPUNanoseconds() - cpu0) / 1e6
+            let cpu = Double(ThreadCPUClock.now() - cpu0) / 1e6
             result.outcomes.insert(outcome)
             result.worstCPU = max(result.worstCPU, cpu)
             if cpu >= limitMilliseconds { result.violations += 1 }
@@ -203,11 +203,4 @@ import Testing
         lines.append("M = match, N = noMatch, T = timedOut.")
         return lines.joined(separator: "\n")
     }
-}
-
-/// CPU time consumed by the calling thread.
-func threadCPUNanoseconds() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
