@@ -126,13 +126,17 @@ final class Connection: @unchecked Sendable {
                 var ctx = ResponseContext(isHead: request.method == "HEAD", versionMinor: request.versionMinor,
                                           acceptEncoding: request.headers["accept-encoding"],
                                           requestID: request.requestID, close: !keepAlive)
+                let inline: Bool
                 switch config.handlerMode {
-                case .inline:
+                case .inline: inline = true
+                case .pool: inline = loop.handler.runsOnIOLoop(request)
+                }
+                if inline {
                     let response = loop.handler.handle(request)
                     ctx.close = ctx.close || loop.draining
                     loop.encoder.encode(response, ctx, into: &loop.writeStaging)
                     if ctx.close { closeAfterFlush = true }
-                case .pool:
+                } else {
                     inFlight = true
                     let handler = loop.handler
                     let loop = self.loop

@@ -53,6 +53,14 @@ public struct HTTPRequest: Sendable {
 /// threads; must not block for long (see `HTTPServerConfiguration.handlerMode`).
 public protocol HTTPHandler: Sendable {
     func handle(_ request: HTTPRequest) -> HTTPResponse
+    /// In `.pool` mode, true when `request` is cheap and never blocks (a health probe, a cached
+    /// document), so the I/O loop answers it at once instead of handing it to a worker and back.
+    /// The default is false: every request goes to the pool.
+    func runsOnIOLoop(_ request: HTTPRequest) -> Bool
+}
+
+extension HTTPHandler {
+    public func runsOnIOLoop(_ request: HTTPRequest) -> Bool { false }
 }
 
 /// A handler made from a closure.

@@ -8,8 +8,9 @@ public struct HTTPServerConfiguration: Sendable {
         /// (~10-20 µs); concurrency is bounded by the number of I/O loops. A slow handler
         /// delays the other connections of its loop, so use `.pool` for anything that blocks.
         case inline
-        /// On a fixed pool of `width` serial worker queues; the I/O loops never run handler code.
-        /// Each connection has at most one request in a worker at a time (responses stay in order).
+        /// On a fixed pool of `width` serial worker queues; the I/O loops run only the requests the
+        /// handler marks cheap (`HTTPHandler.runsOnIOLoop`). Each connection has at most one
+        /// request in a worker at a time (responses stay in order).
         case pool(width: Int)
     }
 

@@ -39,6 +39,12 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
         return response
     }
 
+    /// Everything but the engine's endpoints (POST under `/forms/`) is answered from memory in
+    /// microseconds, so it stays on the I/O loop; validate and evaluate go to the worker pool.
+    public func runsOnIOLoop(_ request: HTTPRequest) -> Bool {
+        !(request.method == "POST" && request.path.hasPrefix("/forms/"))
+    }
+
     /// The route template (a metrics label) and the answer.
     func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
         let path = request.path

@@ -38,6 +38,9 @@ public final class FormdServer: @unchecked Sendable {
         var h = HTTPServerConfiguration()
         h.host = c.host
         h.port = c.port
+        let threads = c.threads(cores: ProcessInfo.processInfo.activeProcessorCount)
+        h.ioThreads = threads.io
+        h.handlerMode = threads.workers == 0 ? .inline : .pool(width: threads.workers)
         h.maxBodyBytes = c.maxBodyBytes
         h.maxHeaderBytes = c.maxHeaderBytes
         h.maxConnections = c.maxConnections

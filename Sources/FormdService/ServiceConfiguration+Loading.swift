@@ -116,8 +116,17 @@ extension ServiceConfiguration {
             default: throw fail("expected true or false")
             }
         }
+        func automatic(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+            if case .string(let s) = value, s.trimmingCharacters(in: .whitespaces).lowercased() == "auto" { return nil }
+            if case .null = value { return nil }
+            do { return try integer(range) } catch {
+                throw fail("expected \"auto\" or an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+        }
         switch key {
         case "server.host": host = try string()
+        case "server.io_threads": ioThreads = try automatic(1...256)
+        case "server.workers": workers = try automatic(0...1024)
         case "server.port": port = try integer(0...65535)
         case "server.tls.cert": tlsCert = try optionalString()
         case "server.tls.key": tlsKey = try optionalString()

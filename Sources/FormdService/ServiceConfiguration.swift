@@ -7,6 +7,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     public var host = "127.0.0.1"
     public var port = 8080
+    /// I/O threads (epoll loops); nil: one per four cores, at least one.
+    public var ioThreads: Int?
+    /// Threads that run validate/evaluate; 0 runs them on the I/O threads; nil: one per core.
+    public var workers: Int?
     public var tlsCert: String?
     public var tlsKey: String?
     public var formsDirectory = "Forms"
@@ -26,7 +30,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     /// The dotted keys, in documentation order.
     public static let keys = [
-        "server.host", "server.port", "server.tls.cert", "server.tls.key", "forms.directory", "forms.reload",
+        "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key", "forms.directory", "forms.reload",
         "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
         "validators.postal_codes",
@@ -35,6 +39,16 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// `server.port` → `FORMD_SERVER_PORT`.
     public static func environmentName(of key: String) -> String {
         "FORMD_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
+    }
+
+    /// The I/O threads and workers to run with on `cores` cores. One epoll loop serves tens of
+    /// thousands of requests a second, so a few suffice; validation, the costly part, runs on a
+    /// worker per core. On a small machine this keeps the loops from competing with the workers
+    /// (and with anything else on the host) for the same cores, which is what made tail
+    /// latency grow when every core ran a loop that also validated (docs/BENCHMARKS.md).
+    public func threads(cores: Int) -> (io: Int, workers: Int) {
+        let cores = max(1, cores)
+        return (ioThreads ?? max(1, cores / 4), workers ?? cores)
     }
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

@@ -41,6 +41,39 @@ import Glibc
         }
     }
 
+    /// Answers with the thread it ran on; `/cheap...` may run on the I/O loop.
+    struct ThreadReportingHandler: HTTPHandler {
+        func handle(_ r: HTTPRequest) -> HTTPResponse {
+            if r.path.hasSuffix("-slow") { usleep(100_000) }
+            return .json("{\"path\":\"\(r.path)\",\"thread\":\"\(pthread_self())\"}")
+        }
+        func runsOnIOLoop(_ r: HTTPRequest) -> Bool { r.path.hasPrefix("/cheap") }
+    }
+
+    /// In pool mode, requests the handler marks cheap are answered by the loop, the others by
+    /// a worker, and a pipelined mix of both still comes back in request order.
+    @Test(arguments: [HTTPServerConfiguration.HandlerMode.inline, .pool(width: 2)])
+    func cheapRequestsStayOnTheLoop(_ mode: HTTPServerConfiguration.HandlerMode) throws {
+        let (s, port) = try makeServer(handler: ThreadReportingHandler()) { $0.handlerMode = mode; $0.ioThreads = 1 }
+        defer { stop(s) }
+        let c = try TestClient(port: port)
+        let paths = ["/costly-slow", "/cheap-1", "/costly", "/cheap-2", "/cheap-3", "/costly-slow", "/cheap-4"]
+        c.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+        var threads: [String: String] = [:]
+        for p in paths {
+            let r = try #require(c.read())
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(r.bodyString.utf8)) as? [String: String])
+            #expect(body["path"] == p)
+            threads[p] = body["thread"]
+        }
+        // One I/O thread: everything the loop ran shares a thread; the workers are others.
+        let loopThread = try #require(threads["/cheap-1"])
+        for p in paths {
+            let onLoop = threads[p] == loopThread
+            #expect(onLoop == (mode == .inline || p.hasPrefix("/cheap")), "\(p) ran on \(threads[p] ?? "?")")
+        }
+    }
+
     @Test func http10ClosesAndKeepsAlive() throws {
         let (s, port) = try makeServer()
         defer { stop(s) }

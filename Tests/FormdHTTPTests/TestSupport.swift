@@ -105,12 +105,14 @@ struct EchoHandler: HTTPHandler {
     }
 }
 
-func makeServer(_ tweak: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> (HTTPServer, Int) {
+func makeServer(
+    handler: any HTTPHandler = EchoHandler(), _ tweak: (inout HTTPServerConfiguration) -> Void = { _ in }
+) throws -> (HTTPServer, Int) {
     var c = HTTPServerConfiguration()
     c.port = 0
     c.ioThreads = 2
     tweak(&c)
-    let s = HTTPServer(configuration: c, handler: EchoHandler())
+    let s = HTTPServer(configuration: c, handler: handler)
     let p = try s.start()
     return (s, p)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FormdService
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -143,11 +144,39 @@ struct ConfigurationTests {
             (#"{"server": {"port": 70000}}"#, "server.port"), (#"{"log": {"format": "xml"}}"#, "log.format"),
             (#"{"timeouts": {"shutdown_seconds": -1}}"#, "timeouts.shutdown_seconds"),
             (#"{"forms": {"reload": "maybe"}}"#, "forms.reload"),
+            (#"{"server": {"io_threads": 0}}"#, "server.io_threads"), (#"{"server": {"workers": "many"}}"#, "server.workers"),
         ] {
             _ = try f.root.write("config/formd.json", json)
             let (status, stderr) = try failingStart(["--forms", f.flag.path, "--port", "0"], in: f.root.url)
             #expect(status != 0, "\(json)")
             #expect(stderr.contains(key), "\(json): \(stderr)")
+        }
+    }
+
+    /// `server.io_threads` / `server.workers`: "auto" (the default) sizes them from the cores,
+    /// numbers are taken as given, 0 workers means handlers run on the I/O threads.
+    @Test func threadSettings() throws {
+        let auto = try ServiceConfiguration.resolve(environment: [:], configFile: nil, configFileIsExplicit: false)
+        #expect(auto.ioThreads == nil && auto.workers == nil)
+        #expect(auto.threads(cores: 1) == (1, 1))
+        #expect(auto.threads(cores: 2) == (1, 2))
+        #expect(auto.threads(cores: 8) == (2, 8))
+        #expect(auto.threads(cores: 64) == (16, 64))
+
+        let f = try TempFolder()
+        let file = try f.write("c.json", #"{"server": {"io_threads": 3, "workers": "auto"}}"#).path
+        let fromFile = try ServiceConfiguration.resolve(environment: [:], configFile: file, configFileIsExplicit: true)
+        #expect(fromFile.threads(cores: 2) == (3, 2))
+        let fromEnv = try ServiceConfiguration.resolve(
+            environment: ["FORMD_SERVER_WORKERS": "0", "FORMD_SERVER_IO_THREADS": "auto"], configFile: file,
+            configFileIsExplicit: true)
+        // The environment wins over the file, "auto" included.
+        #expect(fromEnv.threads(cores: 4) == (1, 0))
+        #expect(throws: ConfigurationError.self) {
+            _ = try ServiceConfiguration.resolve(environment: ["FORMD_SERVER_WORKERS": "-1"], configFile: nil, configFileIsExplicit: false)
+        }
+        #expect(throws: ConfigurationError.self) {
+            _ = try ServiceConfiguration.resolve(commandLine: ["server.io_threads": "1000"], environment: [:], configFile: nil, configFileIsExplicit: false)
         }
     }
 
