@@ -47,8 +47,11 @@ import Glibc
         }
     }
 
-    @Test func keepAlivePipeliningAndLargeBodies() throws {
-        let (s, port) = try makeTLSServer(tls)
+    /// Both handler modes: in `.pool` the responses are written from `complete` after a worker
+    /// ran the handler (what `formd serve` does for validate and evaluate).
+    @Test(arguments: [HTTPServerConfiguration.HandlerMode.inline, .pool(width: 2)])
+    func keepAlivePipeliningAndLargeBodies(_ mode: HTTPServerConfiguration.HandlerMode) throws {
+        let (s, port) = try makeTLSServer(tls) { $0.handlerMode = mode }
         defer { stop(s) }
         let c = try TLSTestClient(port: port, caFile: pki.caCert)
         for i in 0..<3 {
