@@ -356,10 +356,10 @@ final class Connection: @unchecked Sendable {
         flushStaging()
     }
 
-    /// Server shutdown: idle connections close now; busy ones close after their response.
-    /// Draining: an idle connection closes now. Its client may have sent a request just before
-    /// the drain that still sits unread in the socket (the loop ran the drain task before that
-    /// socket's readiness event), so read once more first: a request that arrived is answered.
+    /// Server shutdown: idle connections close now; busy ones close after their response. A
+    /// client may have sent a request just before the drain that still sits unread in the socket
+    /// (the loop ran the drain task before that socket's readiness event), so an idle connection
+    /// reads once more first: a request that arrived is answered.
     func drain() {
         guard !closed, isIdle else { return }
         if !lingering && (tls?.established ?? true) { onReadable() }
