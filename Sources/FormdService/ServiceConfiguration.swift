@@ -30,8 +30,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     /// The dotted keys, in documentation order.
     public static let keys = [
-        "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key", "forms.directory", "forms.reload",
-        "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "timeouts.header_seconds",
+        "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key",
+        "forms.directory", "forms.reload", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
         "validators.postal_codes",
     ]
