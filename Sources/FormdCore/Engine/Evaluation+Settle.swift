@@ -1,5 +1,11 @@
 /// SEMANTICS §4 and §5.3 step 4: formulas and structural targets, repeated until nothing changes.
 extension Evaluation {
+    /// Each round recomputes the formulas, then the structural targets, until neither changes.
+    /// A round skips either pass when none of its inputs changed since it last ran (what it
+    /// would compute is then what it computed before), so a typical form settles with one full
+    /// pass of each instead of two: on large forms the second pass cost as much as the first,
+    /// since its data no longer fitted in the caches. Round counts, and so `unstable`, are
+    /// exactly those of running every pass each round.
     mutating func settle() {
         let baseHidden = hidden
         let baseDisabled = disabled
@@ -8,49 +14,71 @@ extension Evaluation {
         for s in layout.fields.indices where layout.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
         let maxRounds = layout.fields.count + 1
         var round = 0
+        // Whether the formulas / targets may compute something else than last time.
+        var formulasDirty = true
+        var targetsDirty = true
+        var shows: [(TargetSpec, Int)] = []
+        var hides: [(TargetSpec, Int)] = []
+        var enables: [(TargetSpec, Int)] = []
+        var disables: [(TargetSpec, Int)] = []
         while true {
             round += 1
             // In the last allowed round, keep the values to name formula fields that kept changing.
             let valuesBefore = round >= maxRounds ? value : nil
-            let formulasChanged = computeFormulas()
-            var shows: [(TargetSpec, Int)] = []
-            var hides: [(TargetSpec, Int)] = []
-            var enables: [(TargetSpec, Int)] = []
-            var disables: [(TargetSpec, Int)] = []
-            for s in sources where isVisible(s) {
-                guard let v = value[s] else { continue }
-                let spec = plan.spec(layout.fields[s].spec)
-                let targets: [TargetSpec]
-                if spec.hasOptions {
-                    guard let option = spec.option(for: v)
-                    else { continue }
-                    targets = option.targets
-                } else {
-                    targets = spec.targets
-                }
-                for t in targets where t.isStructural {
-                    if case .nothing = t.destination { continue }
-                    if let c = t.condition, !conditionHolds(c, context: s) { continue }
-                    switch t.action {
-                    case .show: shows.append((t, s))
-                    case .hide: hides.append((t, s))
-                    case .enable: enables.append((t, s))
-                    case .disable: disables.append((t, s))
-                    case .update, .clear: break
+            var formulasChanged = false
+            if formulasDirty {
+                var targetInputChanged = false
+                formulasChanged = computeFormulas(targetInputChanged: &targetInputChanged)
+                if targetInputChanged { targetsDirty = true }
+            }
+            var newHidden: [Bool]
+            var newDisabled: [Bool]
+            var newSectionHidden: [Bool]
+            if targetsDirty {
+                shows.removeAll(keepingCapacity: true)
+                hides.removeAll(keepingCapacity: true)
+                enables.removeAll(keepingCapacity: true)
+                disables.removeAll(keepingCapacity: true)
+                for s in sources where isVisible(s) {
+                    guard let v = value[s] else { continue }
+                    let spec = plan.spec(layout.fields[s].spec)
+                    let targets: [TargetSpec]
+                    if spec.hasOptions {
+                        guard let option = spec.option(for: v)
+                        else { continue }
+                        targets = option.targets
+                    } else {
+                        targets = spec.targets
+                    }
+                    for t in targets where t.isStructural {
+                        if case .nothing = t.destination { continue }
+                        if let c = t.condition, !conditionHolds(c, context: s) { continue }
+                        switch t.action {
+                        case .show: shows.append((t, s))
+                        case .hide: hides.append((t, s))
+                        case .enable: enables.append((t, s))
+                        case .disable: disables.append((t, s))
+                        case .update, .clear: break
+                        }
                     }
                 }
+                newHidden = baseHidden
+                newDisabled = baseDisabled
+                newSectionHidden = Array(repeating: false, count: layout.sections.count)
+                for (t, s) in shows { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: false) }
+                for (t, s) in hides { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: true) }
+                var unused = newSectionHidden
+                for (t, s) in enables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: false) }
+                for (t, s) in disables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: true) }
+                targetsDirty = false
+            } else {
+                newHidden = hidden
+                newDisabled = disabled
+                newSectionHidden = sectionHidden
             }
-            var newHidden = baseHidden
-            var newDisabled = baseDisabled
-            var newSectionHidden = Array(repeating: false, count: layout.sections.count)
-            for (t, s) in shows { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: false) }
-            for (t, s) in hides { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: true) }
-            var unused = newSectionHidden
-            for (t, s) in enables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: false) }
-            for (t, s) in disables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: true) }
 
-            let stable = !formulasChanged && newHidden == hidden && newDisabled == disabled
-                && newSectionHidden == sectionHidden
+            let visibilityChanged = newHidden != hidden || newSectionHidden != sectionHidden
+            let stable = !formulasChanged && !visibilityChanged && newDisabled == disabled
             if stable || round >= maxRounds {
                 if !stable {
                     var names: [String] = []
@@ -70,11 +98,27 @@ extension Evaluation {
                 // method on `self` copied the array on every append (quadratic on large forms).
                 var recorded: [Action] = []
                 var seen: Set<Action> = []
+                let count = shows.count + hides.count + enables.count + disables.count
+                recorded.reserveCapacity(count)
+                seen.reserveCapacity(count)
                 for list in [shows, hides, enables, disables] {
                     for (t, s) in list { Self.record(action(t, from: s, value: nil), into: &recorded, seen: &seen) }
                 }
                 structuralActions = recorded
                 return
+            }
+            // Which passes the next round must run: only visibility moves effective values here
+            // (the formulas ran in dependency order, so they agree with each other).
+            formulasDirty = false
+            if visibilityChanged {
+                for s in layout.fields.indices {
+                    let section = layout.fields[s].sectionSlot
+                    guard newHidden[s] != hidden[s] || newSectionHidden[section] != sectionHidden[section] else { continue }
+                    let flags = layout.fields[s].flags
+                    if flags.contains(.formulaInput) { formulasDirty = true }
+                    if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetsDirty = true }
+                    if formulasDirty && targetsDirty { break }
+                }
             }
             hidden = newHidden
             disabled = newDisabled
@@ -111,26 +155,31 @@ extension Evaluation {
     }
 
     /// Recomputes every formula in dependency order; true when any value changed.
-    mutating func computeFormulas() -> Bool {
+    /// `targetInputChanged` becomes true when a changed field is read by structural targets.
+    mutating func computeFormulas(targetInputChanged: inout Bool) -> Bool {
         var changed = false
         for node in plan.formulaOrder {
             switch node {
             case .field(let i):
-                changed = computeFormula(slot: layout.staticSlot[i]) || changed
+                changed = computeFormula(slot: layout.staticSlot[i], targetInputChanged: &targetInputChanged) || changed
             case .template(let t, let a):
-                for base in layout.instanceBase[t] { changed = computeFormula(slot: base + a) || changed }
+                for base in layout.instanceBase[t] {
+                    changed = computeFormula(slot: base + a, targetInputChanged: &targetInputChanged) || changed
+                }
             }
         }
         return changed
     }
 
-    private mutating func computeFormula(slot s: Int) -> Bool {
-        guard layout.fields[s].flags.contains(.hasFormula) else { return false }
+    private mutating func computeFormula(slot s: Int, targetInputChanged: inout Bool) -> Bool {
+        let flags = layout.fields[s].flags
+        guard flags.contains(.hasFormula) else { return false }
         let spec = plan.spec(layout.fields[s].spec)
         guard let formula = spec.formula else { return false }
         let result = withUnsafePointer(to: &self) { formula.evaluate(in: $0, context: s, kind: spec.kind) }
         if result != value[s] {
             value[s] = result
+            if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }
             return true
         }
         return false

@@ -75,6 +75,7 @@ public struct Evaluation: Sendable {
         if instanceSets.contains(where: { !$0.isEmpty }) {
             layout = Layout(
                 fields: plan.fields, sections: plan.sections, templates: plan.templates,
+                staticFlags: plan.staticFlags, templateFlags: plan.templateFlags,
                 instances: instanceSets.map { $0.sorted() }, staticLayout: plan.staticLayout)
         } else {
             layout = plan.staticLayout

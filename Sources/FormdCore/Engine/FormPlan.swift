@@ -20,6 +20,11 @@ public final class FormPlan: Sendable {
     let staticLayout: Layout
     /// Fields holding values (formula fields included, buttons and spacers not, template fields once).
     public let valueFieldCount: Int
+    /// `Layout.Flags` of each static field and of each template attribute, including who reads
+    /// the field (`formulaInput`, `conditionInput`), which the settle loop uses to skip passes
+    /// whose inputs did not change.
+    let staticFlags: [Layout.Flags]
+    let templateFlags: [[Layout.Flags]]
 
     enum FormulaNode: Hashable, Sendable {
         case field(Int)
@@ -43,7 +48,40 @@ public final class FormPlan: Sendable {
         self.formulaOrder = formulaOrder
         self.valueFieldCount =
             fields.filter(\.holdsValue).count + templates.reduce(0) { $0 + $1.fields.filter(\.holdsValue).count }
-        self.staticLayout = Layout(fields: fields, sections: sections, templates: templates)
+        (staticFlags, templateFlags) = Self.slotFlags(fields: fields, templates: templates)
+        self.staticLayout = Layout(
+            fields: fields, sections: sections, templates: templates, staticFlags: staticFlags,
+            templateFlags: templateFlags)
+    }
+
+    /// Each field's own flags, plus `formulaInput` on every field a formula reads and
+    /// `conditionInput` on every field a structural target's condition reads. A field named
+    /// through any instance (`items[2].qty`, `items[:index].qty`, `items[*].qty`) marks the
+    /// template attribute, so every instance of it counts: conservative, never wrong.
+    private static func slotFlags(fields: [FieldSpec], templates: [TemplateSpec]) -> ([Layout.Flags], [[Layout.Flags]]) {
+        var staticFlags = fields.map(\.slotFlags)
+        var templateFlags = templates.map { $0.fields.map(\.slotFlags) }
+        func mark(_ variables: [VariableRef], _ flag: Layout.Flags) {
+            for v in variables {
+                switch v {
+                case .scalar(.field(let i)): staticFlags[i].insert(flag)
+                case .scalar(.local(let t, let a)), .scalar(.instance(let t, _, let a)), .aggregate(let t, let a):
+                    templateFlags[t][a].insert(flag)
+                }
+            }
+        }
+        for spec in fields + templates.flatMap(\.fields) {
+            if let f = spec.formula { mark(f.variables, .formulaInput) }
+            for t in spec.targets where t.isStructural {
+                if let c = t.condition { mark(c.variables, .conditionInput) }
+            }
+            for o in spec.options {
+                for t in o.targets where t.isStructural {
+                    if let c = t.condition { mark(c.variables, .conditionInput) }
+                }
+            }
+        }
+        return (staticFlags, templateFlags)
     }
 
     func spec(_ ref: Layout.SpecRef) -> FieldSpec {

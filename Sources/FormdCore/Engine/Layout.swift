@@ -10,7 +10,7 @@ struct Layout: Sendable {
     /// What evaluation's per-slot loops ask of a field, copied next to the slot so that those
     /// loops read one contiguous array instead of visiting every `FieldSpec`.
     struct Flags: OptionSet, Sendable {
-        let rawValue: UInt8
+        let rawValue: UInt16
         static let holdsValue = Flags(rawValue: 1)
         static let hasFormula = Flags(rawValue: 2)
         static let hasOptions = Flags(rawValue: 4)
@@ -18,6 +18,10 @@ struct Layout: Sendable {
         static let baseHidden = Flags(rawValue: 16)
         static let baseDisabled = Flags(rawValue: 32)
         static let hasDefault = Flags(rawValue: 64)
+        /// Some formula reads the field (set by `FormPlan`).
+        static let formulaInput = Flags(rawValue: 128)
+        /// Some structural target's condition reads the field (set by `FormPlan`).
+        static let conditionInput = Flags(rawValue: 256)
     }
 
     /// 40 bytes. Instance numbers have at most 9 digits (`InstanceKey`), so 32 bits hold them.
@@ -71,15 +75,20 @@ struct Layout: Sendable {
     var instanceSection: [[Int]] = []
 
     /// The layout without instances (built once per plan).
-    init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec]) {
-        self.init(fields: fields, sections: sections, templates: templates, instances: [], staticLayout: nil)
+    init(
+        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], staticFlags: [Flags],
+        templateFlags: [[Flags]]
+    ) {
+        self.init(
+            fields: fields, sections: sections, templates: templates, staticFlags: staticFlags,
+            templateFlags: templateFlags, instances: [], staticLayout: nil)
     }
 
     /// The layout of one request. Static slots are copied from `staticLayout` (contiguous) rather
     /// than rebuilt from the specs, so a request with instances does not visit every `FieldSpec`.
     init(
-        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], instances: [[Int]],
-        staticLayout: Layout?
+        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], staticFlags: [Flags],
+        templateFlags: [[Flags]], instances: [[Int]], staticLayout: Layout?
     ) {
         self.instances = instances.isEmpty ? Array(repeating: [], count: templates.count) : instances
         staticSlot = Array(repeating: 0, count: fields.count)
@@ -94,7 +103,6 @@ struct Layout: Sendable {
         }
         self.fields.reserveCapacity(fields.count + instanceFields)
         self.sections.reserveCapacity(sections.count + instanceCount)
-        let templateFlags = templates.map { $0.fields.map(\.slotFlags) }
         for (s, section) in sections.enumerated() {
             let sectionSlot = self.sections.count
             staticSectionSlot[s] = sectionSlot
@@ -107,7 +115,7 @@ struct Layout: Sendable {
                     self.fields.append(
                         FieldSlot(
                             spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1,
-                            sectionSlot: sectionSlot, flags: fields[i].slotFlags, id: fields[i].id))
+                            sectionSlot: sectionSlot, flags: staticFlags[i], id: fields[i].id))
                 }
             }
             guard let t = section.template else { continue }
