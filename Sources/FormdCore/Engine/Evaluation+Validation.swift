@@ -35,66 +35,75 @@ extension Evaluation {
         }
     }
 
+    /// The common checks read `FieldChecks` (contiguous); the spec objects are visited only to
+    /// write an error or for the rare checks, so a valid field costs no pointer chasing.
     private mutating func validateField(_ s: Int) {
         let slot = layout.fields[s]
-        let spec = plan.spec(slot.spec)
-        guard spec.holdsValue else { return }
-        let rules = spec.validations
-        // Computed only when an error is made (instance labels substitute `:index`).
-        var label: String { slot.instance >= 0 ? spec.label.replacingOccurrences(of: ":index", with: String(slot.instance)) : spec.label }
-        let subject = FormError.Subject.field(slot.id)
-        let fieldMessages = rules?.messageTable
+        let checks = plan.checks(slot.spec)
         if invalid[s] {
-            errors.append(
-                makeError(subject, .type, params: [("expected", .string(spec.kind.expectedName))], label: label, fieldMessages: fieldMessages))
+            let spec = plan.spec(slot.spec)
+            fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
             return
         }
         guard let v = value[s] else {
-            if rules?.required == true, mode == .validate || changedIDs.contains(slot.id) {
-                errors.append(makeError(subject, .required, params: [], label: label, fieldMessages: fieldMessages))
+            if checks.flags.contains(.required), mode == .validate || changedIDs.contains(slot.id) {
+                fieldError(s, .required, params: [])
             }
             return
         }
-        let checksText = !spec.hasOptions && spec.kind != .switch
-        let text = checksText ? v.textForChecks : nil
-        if let rules {
-            if let text {
-                let length = text.utf16.count
-                if let min = rules.minLength, length < min {
-                    errors.append(makeError(subject, .minLength, params: [("min", .int(min))], label: label, fieldMessages: fieldMessages))
-                }
-                if let max = rules.maxLength, length > max {
-                    errors.append(makeError(subject, .maxLength, params: [("max", .int(max))], label: label, fieldMessages: fieldMessages))
-                }
+        if checks.flags.contains(.textChecks), checks.minLength > 0 || checks.maxLength < Int.max,
+            let text = v.textForChecks
+        {
+            let length = text.utf16.count
+            if length < checks.minLength { fieldError(s, .minLength, params: [("min", .int(checks.minLength))]) }
+            if length > checks.maxLength { fieldError(s, .maxLength, params: [("max", .int(checks.maxLength))]) }
+        }
+        if checks.flags.contains(.numericChecks), let x = v.numericReading {
+            if let min = checks.minValue, x < min {
+                let text = plan.spec(slot.spec).validations?.minValue?.text ?? min.canonicalText
+                fieldError(s, .minValue, params: [("min", .number(JSONNumber(literal: text)))])
             }
-            if rules.minValue != nil || rules.maxValue != nil, !spec.hasOptions, let x = v.numericReading {
-                if let (t, min) = rules.minValue, x < min {
-                    errors.append(
-                        makeError(subject, .minValue, params: [("min", .number(JSONNumber(literal: t)))], label: label, fieldMessages: fieldMessages))
-                }
-                if let (t, max) = rules.maxValue, x > max {
-                    errors.append(
-                        makeError(subject, .maxValue, params: [("max", .number(JSONNumber(literal: t)))], label: label, fieldMessages: fieldMessages))
-                }
+            if let max = checks.maxValue, x > max {
+                let text = plan.spec(slot.spec).validations?.maxValue?.text ?? max.canonicalText
+                fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))])
             }
+        }
+        if checks.flags.contains(.rare) { validateRare(s, v, checks) }
+    }
+
+    /// `format`, `compare_to` and id checks.
+    private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks) {
+        let slot = layout.fields[s]
+        let spec = plan.spec(slot.spec)
+        let text = checks.flags.contains(.textChecks) ? v.textForChecks : nil
+        if let rules = spec.validations {
             if let pattern = rules.format, let text, !formatMatches(pattern, text) {
-                errors.append(
-                    makeError(subject, .format, params: [("pattern", .string(pattern.source))], label: label, fieldMessages: fieldMessages))
+                fieldError(s, .format, params: [("pattern", .string(pattern.source))])
             }
             if let ref = rules.compareTo,
                 let o = layout.slot(of: ref, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
                 let other = effectiveValue(o), !compare(v, other, kind: spec.kind, rules.compareRule)
             {
-                errors.append(
-                    makeError(
-                        subject, .compare,
-                        params: [("other", .string(layout.fields[o].id)), ("rule", .string(rules.compareRule.rawValue))],
-                        label: label, fieldMessages: fieldMessages))
+                fieldError(
+                    s, .compare,
+                    params: [("other", .string(layout.fields[o].id)), ("rule", .string(rules.compareRule.rawValue))])
             }
         }
         if let check = spec.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
-            errors.append(makeError(subject, check.errorCode, params: [], label: label, fieldMessages: fieldMessages))
+            fieldError(s, check.errorCode, params: [])
         }
+    }
+
+    /// Appends an error of slot `s`'s field, with its label (`:index` substituted in instances)
+    /// and its own message overrides.
+    private mutating func fieldError(_ s: Int, _ code: ErrorCode, params: [(key: String, value: JSONValue)]) {
+        let slot = layout.fields[s]
+        let spec = plan.spec(slot.spec)
+        let label =
+            slot.instance >= 0 ? spec.label.replacingOccurrences(of: ":index", with: String(slot.instance)) : spec.label
+        errors.append(
+            makeError(
+                .field(slot.id), code, params: params, label: label, fieldMessages: spec.validations?.messageTable))
     }
 
     /// One `format` check within what is left of the request's budget.

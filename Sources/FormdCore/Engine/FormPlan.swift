@@ -25,6 +25,12 @@ public final class FormPlan: Sendable {
     /// whose inputs did not change.
     let staticFlags: [Layout.Flags]
     let templateFlags: [[Layout.Flags]]
+    /// Each spec's coercer and checks, contiguous, in the same shape (see `FieldChecks`): the
+    /// per-request passes read these instead of visiting every `FieldSpec`.
+    let staticCoercers: [ValueCoercer]
+    let templateCoercers: [[ValueCoercer]]
+    let staticChecks: [FieldChecks]
+    let templateChecks: [[FieldChecks]]
 
     enum FormulaNode: Hashable, Sendable {
         case field(Int)
@@ -49,6 +55,10 @@ public final class FormPlan: Sendable {
         self.valueFieldCount =
             fields.filter(\.holdsValue).count + templates.reduce(0) { $0 + $1.fields.filter(\.holdsValue).count }
         (staticFlags, templateFlags) = Self.slotFlags(fields: fields, templates: templates)
+        staticCoercers = fields.map(\.coercer)
+        templateCoercers = templates.map { $0.fields.map(\.coercer) }
+        staticChecks = fields.map(FieldChecks.init)
+        templateChecks = templates.map { $0.fields.map(FieldChecks.init) }
         self.staticLayout = Layout(
             fields: fields, sections: sections, templates: templates, staticFlags: staticFlags,
             templateFlags: templateFlags)
@@ -86,5 +96,16 @@ public final class FormPlan: Sendable {
 
     func spec(_ ref: Layout.SpecRef) -> FieldSpec {
         ref.template < 0 ? fields[Int(ref.index)] : templates[Int(ref.template)].fields[Int(ref.index)]
+    }
+
+    /// `spec(ref).coercer.coerce(value)`, without visiting the spec.
+    @inline(__always) func coerce(_ value: JSONValue, _ ref: Layout.SpecRef) -> Coerced {
+        ref.template < 0
+            ? staticCoercers[Int(ref.index)].coerce(value)
+            : templateCoercers[Int(ref.template)][Int(ref.index)].coerce(value)
+    }
+
+    @inline(__always) func checks(_ ref: Layout.SpecRef) -> FieldChecks {
+        ref.template < 0 ? staticChecks[Int(ref.index)] : templateChecks[Int(ref.template)][Int(ref.index)]
     }
 }
