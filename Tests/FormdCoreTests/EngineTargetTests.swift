@@ -174,6 +174,24 @@ import Testing
         #expect(r.errors.first?["params"]?.jsonText == #"{"fields":["a","b","f"]}"#)
     }
 
+    /// The settle loop skips a pass whose inputs did not change; here each round changes the
+    /// next one's inputs: a target hides a formula's operand (the formula must run again), and
+    /// the formula's new value turns off the condition of another target.
+    @Test func passesRunAgainWhenTheirInputsMove() throws {
+        let def = Engine.fields(
+            #"{"id": "mode", "type": "select", "values": [{"id": "keep"}, {"id": "drop", "targets": [{"id": "x", "type": "field", "action": "hide"}]}]}"#,
+            #"{"id": "x", "type": "float"}"#,
+            #"{"id": "f", "type": "float", "formula": "x + 1", "targets": [{"id": "g", "type": "field", "action": "show", "condition": "$f > 5"}]}"#,
+            #"{"id": "g", "type": "text", "hidden": true}"#)
+        var r = try Engine.run(def, #"{"mode": "keep", "x": 5}"#)
+        #expect(r.text("f") == "6")
+        #expect(r.visible("x") == true && r.visible("g") == true)
+        r = try Engine.run(def, #"{"mode": "drop", "x": 5}"#)
+        #expect(r.text("f") == "1")
+        #expect(r.visible("x") == false && r.visible("g") == false)
+        #expect(r.actions == ["x:field:hide"])
+    }
+
     @Test func stableChainSettles() throws {
         // a hides b, b would hide c: b is hidden, so c stays visible.
         let def = Engine.fields(

@@ -179,9 +179,7 @@ extension Evaluation {
             let v = e.pointee.value[s]
         else { return .missing }
         if use == .formula && flags.contains(.hasOptions) {
-            guard let option = e.pointee.plan.spec(e.pointee.layout.fields[s].spec).option(for: v),
-                let n = option.number
-            else { return .missing }
+            guard let n = e.pointee.plan.optionNumber(for: v, e.pointee.layout.fields[s].spec) else { return .missing }
             return .number(n)
         }
         switch v {

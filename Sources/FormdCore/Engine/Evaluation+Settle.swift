@@ -17,10 +17,10 @@ extension Evaluation {
         // Whether the formulas / targets may compute something else than last time.
         var formulasDirty = true
         var targetsDirty = true
-        var shows: [(TargetSpec, Int)] = []
-        var hides: [(TargetSpec, Int)] = []
-        var enables: [(TargetSpec, Int)] = []
-        var disables: [(TargetSpec, Int)] = []
+        var shows: [Fired] = []
+        var hides: [Fired] = []
+        var enables: [Fired] = []
+        var disables: [Fired] = []
         while true {
             round += 1
             // In the last allowed round, keep the values to name formula fields that kept changing.
@@ -39,25 +39,23 @@ extension Evaluation {
                 hides.removeAll(keepingCapacity: true)
                 enables.removeAll(keepingCapacity: true)
                 disables.removeAll(keepingCapacity: true)
-                for s in sources where isVisible(s) {
-                    guard let v = value[s] else { continue }
-                    let spec = plan.spec(layout.fields[s].spec)
-                    let targets: [TargetSpec]
-                    if spec.hasOptions {
-                        guard let option = spec.option(for: v)
-                        else { continue }
-                        targets = option.targets
-                    } else {
-                        targets = spec.targets
+                for s in sources where isVisible(s) && value[s] != nil {
+                    let ref = layout.fields[s].spec
+                    var selected: Int32 = -1
+                    if layout.fields[s].flags.contains(.hasOptions) {
+                        guard let v = value[s], let k = plan.coercers[ref].optionIndex(for: v) else { continue }
+                        selected = Int32(k)
                     }
-                    for t in targets where t.isStructural {
-                        if case .nothing = t.destination { continue }
-                        if let c = t.condition, !conditionHolds(c, context: s) { continue }
-                        switch t.action {
-                        case .show: shows.append((t, s))
-                        case .hide: hides.append((t, s))
-                        case .enable: enables.append((t, s))
-                        case .disable: disables.append((t, s))
+                    for e in plan.edgeRanges[ref] {
+                        let edge = Int(e)
+                        guard plan.edges[edge].option == selected else { continue }
+                        if let c = plan.edges[edge].condition, !conditionHolds(c, context: s) { continue }
+                        let fired = Fired(edge: e, source: Int32(truncatingIfNeeded: s))
+                        switch plan.edges[edge].action {
+                        case .show: shows.append(fired)
+                        case .hide: hides.append(fired)
+                        case .enable: enables.append(fired)
+                        case .disable: disables.append(fired)
                         case .update, .clear: break
                         }
                     }
@@ -65,11 +63,11 @@ extension Evaluation {
                 newHidden = baseHidden
                 newDisabled = baseDisabled
                 newSectionHidden = Array(repeating: false, count: layout.sections.count)
-                for (t, s) in shows { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: false) }
-                for (t, s) in hides { apply(t, from: s, fields: &newHidden, sections: &newSectionHidden, flag: true) }
+                for f in shows { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false) }
+                for f in hides { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true) }
                 var unused = newSectionHidden
-                for (t, s) in enables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: false) }
-                for (t, s) in disables { apply(t, from: s, fields: &newDisabled, sections: &unused, flag: true) }
+                for f in enables { apply(f, fields: &newDisabled, sections: &unused, flag: false) }
+                for f in disables { apply(f, fields: &newDisabled, sections: &unused, flag: true) }
                 targetsDirty = false
             } else {
                 newHidden = hidden
@@ -102,7 +100,10 @@ extension Evaluation {
                 recorded.reserveCapacity(count)
                 seen.reserveCapacity(count)
                 for list in [shows, hides, enables, disables] {
-                    for (t, s) in list { Self.record(action(t, from: s, value: nil), into: &recorded, seen: &seen) }
+                    for f in list {
+                        let action = action(plan.edges[Int(f.edge)].target, from: Int(f.source), value: nil)
+                        Self.record(action, into: &recorded, seen: &seen)
+                    }
                 }
                 structuralActions = recorded
                 return
@@ -126,10 +127,16 @@ extension Evaluation {
         }
     }
 
-    private func apply(_ t: TargetSpec, from source: Int, fields: inout [Bool], sections: inout [Bool], flag: Bool) {
-        let slot = layout.fields[source]
+    /// A structural target that fires: `plan.edges[edge]`, from field slot `source`.
+    struct Fired {
+        let edge: Int32
+        let source: Int32
+    }
+
+    private func apply(_ f: Fired, fields: inout [Bool], sections: inout [Bool], flag: Bool) {
+        let slot = layout.fields[Int(f.source)]
         let template = Int(slot.spec.template)
-        switch t.destination {
+        switch plan.edges[Int(f.edge)].destination {
         case .field(let ref):
             if let d = layout.slot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) { fields[d] = flag }
         case .section(let ref):
@@ -143,8 +150,8 @@ extension Evaluation {
     /// `{"id", "type", "action"}` (plus `"value"`) of a target; ids get `:index` substituted.
     func action(_ t: TargetSpec, from source: Int?, value: JSONValue?) -> Action {
         var id = t.idText
-        if let s = source, layout.fields[s].instance >= 0, id.contains(":index") {
-            id = id.replacingOccurrences(of: ":index", with: String(layout.fields[s].instance))
+        if let s = source, layout.fields[s].instance >= 0 {
+            id = IndexPlaceholder.substitute(id, layout.fields[s].instance)
         }
         return Action(id: id, type: t.typeText, action: t.action, value: value)
     }

@@ -39,7 +39,7 @@ extension Evaluation {
     /// write an error or for the rare checks, so a valid field costs no pointer chasing.
     private mutating func validateField(_ s: Int) {
         let slot = layout.fields[s]
-        let checks = plan.checks(slot.spec)
+        let checks = plan.checks[slot.spec]
         if invalid[s] {
             let spec = plan.spec(slot.spec)
             fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
@@ -100,7 +100,7 @@ extension Evaluation {
         let slot = layout.fields[s]
         let spec = plan.spec(slot.spec)
         let label =
-            slot.instance >= 0 ? spec.label.replacingOccurrences(of: ":index", with: String(slot.instance)) : spec.label
+            slot.instance >= 0 ? IndexPlaceholder.substitute(spec.label, slot.instance) : spec.label
         errors.append(
             makeError(
                 .field(slot.id), code, params: params, label: label, fieldMessages: spec.validations?.messageTable))

@@ -67,15 +67,18 @@ public struct Evaluation: Sendable {
         routes.reserveCapacity(values.count)
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var next = 0  // the static field the next key most likely names
-        for member in values.members {
-            let route = plan.route(member.key, expected: &next)
+        // By index, reading only the key: `for member in values.members` copied each member,
+        // retaining (and so fetching from memory) every submitted string value.
+        let members = values.members
+        for m in members.indices {
+            let route = plan.route(members[m].key, expected: &next)
             if case .instance(let t, let n, _) = route { instanceSets[t].insert(n) }
             routes.append(route)
         }
         if instanceSets.contains(where: { !$0.isEmpty }) {
             layout = Layout(
                 fields: plan.fields, sections: plan.sections, templates: plan.templates,
-                staticFlags: plan.staticFlags, templateFlags: plan.templateFlags,
+                flags: plan.flags,
                 instances: instanceSets.map { $0.sorted() }, staticLayout: plan.staticLayout)
         } else {
             layout = plan.staticLayout
@@ -116,7 +119,7 @@ public struct Evaluation: Sendable {
                 if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }
                 continue
             }
-            switch plan.coerce(v, layout.fields[s].spec) {
+            switch plan.coercers[layout.fields[s].spec].coerce(v) {
             case .value(let c): value[s] = c
             case .invalid: invalid[s] = true
             case .none: if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }

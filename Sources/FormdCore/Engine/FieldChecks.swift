@@ -1,5 +1,5 @@
 /// What validation reads for every field holding a value, copied out of `FieldSpec` and
-/// `ValidationSpec` into one contiguous array per plan (`FormPlan.checks(_:)`).
+/// `ValidationSpec` into one contiguous array per plan (`FormPlan.checks`).
 ///
 /// Validation visits every visible field once per request. Reading these through the spec
 /// objects cost a cache miss per object on forms too large for the caches (time grew about

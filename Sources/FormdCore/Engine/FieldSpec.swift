@@ -90,8 +90,7 @@ extension FieldSpec {
     /// The option a canonical value chose. Canonical select values are option ids as typed, so
     /// plain equality finds it; numeric equality (`1` vs `1.0`) is the fallback.
     func option(for value: JSONValue) -> OptionSpec? {
-        for o in options where o.id == value { return o }
-        return options.first { $0.id.map { OptionMatch.sameID($0, value) } ?? false }
+        coercer.optionIndex(for: value).map { options[$0] }
     }
 }
 

@@ -20,17 +20,18 @@ public final class FormPlan: Sendable {
     let staticLayout: Layout
     /// Fields holding values (formula fields included, buttons and spacers not, template fields once).
     public let valueFieldCount: Int
-    /// `Layout.Flags` of each static field and of each template attribute, including who reads
-    /// the field (`formulaInput`, `conditionInput`), which the settle loop uses to skip passes
-    /// whose inputs did not change.
-    let staticFlags: [Layout.Flags]
-    let templateFlags: [[Layout.Flags]]
-    /// Each spec's coercer and checks, contiguous, in the same shape (see `FieldChecks`): the
-    /// per-request passes read these instead of visiting every `FieldSpec`.
-    let staticCoercers: [ValueCoercer]
-    let templateCoercers: [[ValueCoercer]]
-    let staticChecks: [FieldChecks]
-    let templateChecks: [[FieldChecks]]
+    /// `Layout.Flags` of each spec, including who reads the field (`formulaInput`,
+    /// `conditionInput`), which the settle loop uses to skip passes whose inputs did not change.
+    let flags: SpecTable<Layout.Flags>
+    let coercers: SpecTable<ValueCoercer>
+    let checks: SpecTable<FieldChecks>
+    /// Where each spec's options start in `optionNumbers` (options in definition order).
+    let optionBase: SpecTable<Int32>
+    /// The numeric payload (`value`) of every option of every spec, for formulas.
+    let optionNumbers: [FormNumber?]
+    /// Every spec's structural targets (`StructuralEdge`), and each spec's range in it.
+    let edges: [StructuralEdge]
+    let edgeRanges: SpecTable<Range<Int32>>
 
     enum FormulaNode: Hashable, Sendable {
         case field(Int)
@@ -54,29 +55,37 @@ public final class FormPlan: Sendable {
         self.formulaOrder = formulaOrder
         self.valueFieldCount =
             fields.filter(\.holdsValue).count + templates.reduce(0) { $0 + $1.fields.filter(\.holdsValue).count }
-        (staticFlags, templateFlags) = Self.slotFlags(fields: fields, templates: templates)
-        staticCoercers = fields.map(\.coercer)
-        templateCoercers = templates.map { $0.fields.map(\.coercer) }
-        staticChecks = fields.map(FieldChecks.init)
-        templateChecks = templates.map { $0.fields.map(FieldChecks.init) }
-        self.staticLayout = Layout(
-            fields: fields, sections: sections, templates: templates, staticFlags: staticFlags,
-            templateFlags: templateFlags)
+        flags = Self.slotFlags(fields: fields, templates: templates)
+        coercers = SpecTable(fields: fields, templates: templates) { $0.coercer }
+        checks = SpecTable(fields: fields, templates: templates, FieldChecks.init)
+        var numbers: [FormNumber?] = []
+        optionBase = SpecTable(fields: fields, templates: templates) { spec in
+            defer { numbers += spec.options.map(\.number) }
+            return Int32(numbers.count)
+        }
+        optionNumbers = numbers
+        var edges: [StructuralEdge] = []
+        edgeRanges = SpecTable(fields: fields, templates: templates) { spec in
+            let start = Int32(edges.count)
+            edges += StructuralEdge.edges(of: spec)
+            return start..<Int32(edges.count)
+        }
+        self.edges = edges
+        self.staticLayout = Layout(fields: fields, sections: sections, templates: templates, flags: flags)
     }
 
     /// Each field's own flags, plus `formulaInput` on every field a formula reads and
     /// `conditionInput` on every field a structural target's condition reads. A field named
     /// through any instance (`items[2].qty`, `items[:index].qty`, `items[*].qty`) marks the
     /// template attribute, so every instance of it counts: conservative, never wrong.
-    private static func slotFlags(fields: [FieldSpec], templates: [TemplateSpec]) -> ([Layout.Flags], [[Layout.Flags]]) {
-        var staticFlags = fields.map(\.slotFlags)
-        var templateFlags = templates.map { $0.fields.map(\.slotFlags) }
+    private static func slotFlags(fields: [FieldSpec], templates: [TemplateSpec]) -> SpecTable<Layout.Flags> {
+        var flags = SpecTable(fields: fields, templates: templates) { $0.slotFlags }
         func mark(_ variables: [VariableRef], _ flag: Layout.Flags) {
             for v in variables {
                 switch v {
-                case .scalar(.field(let i)): staticFlags[i].insert(flag)
+                case .scalar(.field(let i)): flags[.staticField(i)].insert(flag)
                 case .scalar(.local(let t, let a)), .scalar(.instance(let t, _, let a)), .aggregate(let t, let a):
-                    templateFlags[t][a].insert(flag)
+                    flags[.attribute(t, a)].insert(flag)
                 }
             }
         }
@@ -91,21 +100,16 @@ public final class FormPlan: Sendable {
                 }
             }
         }
-        return (staticFlags, templateFlags)
+        return flags
     }
 
     func spec(_ ref: Layout.SpecRef) -> FieldSpec {
         ref.template < 0 ? fields[Int(ref.index)] : templates[Int(ref.template)].fields[Int(ref.index)]
     }
 
-    /// `spec(ref).coercer.coerce(value)`, without visiting the spec.
-    @inline(__always) func coerce(_ value: JSONValue, _ ref: Layout.SpecRef) -> Coerced {
-        ref.template < 0
-            ? staticCoercers[Int(ref.index)].coerce(value)
-            : templateCoercers[Int(ref.template)][Int(ref.index)].coerce(value)
-    }
-
-    @inline(__always) func checks(_ ref: Layout.SpecRef) -> FieldChecks {
-        ref.template < 0 ? staticChecks[Int(ref.index)] : templateChecks[Int(ref.template)][Int(ref.index)]
+    /// `spec(ref).option(for: value)?.number`, without visiting the spec.
+    @inline(__always) func optionNumber(for value: JSONValue, _ ref: Layout.SpecRef) -> FormNumber? {
+        guard let k = coercers[ref].optionIndex(for: value) else { return nil }
+        return optionNumbers[Int(optionBase[ref]) + k]
     }
 }

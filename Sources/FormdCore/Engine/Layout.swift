@@ -75,20 +75,15 @@ struct Layout: Sendable {
     var instanceSection: [[Int]] = []
 
     /// The layout without instances (built once per plan).
-    init(
-        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], staticFlags: [Flags],
-        templateFlags: [[Flags]]
-    ) {
-        self.init(
-            fields: fields, sections: sections, templates: templates, staticFlags: staticFlags,
-            templateFlags: templateFlags, instances: [], staticLayout: nil)
+    init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>) {
+        self.init(fields: fields, sections: sections, templates: templates, flags: flags, instances: [], staticLayout: nil)
     }
 
     /// The layout of one request. Static slots are copied from `staticLayout` (contiguous) rather
     /// than rebuilt from the specs, so a request with instances does not visit every `FieldSpec`.
     init(
-        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], staticFlags: [Flags],
-        templateFlags: [[Flags]], instances: [[Int]], staticLayout: Layout?
+        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>,
+        instances: [[Int]], staticLayout: Layout?
     ) {
         self.instances = instances.isEmpty ? Array(repeating: [], count: templates.count) : instances
         staticSlot = Array(repeating: 0, count: fields.count)
@@ -115,7 +110,7 @@ struct Layout: Sendable {
                     self.fields.append(
                         FieldSlot(
                             spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1,
-                            sectionSlot: sectionSlot, flags: staticFlags[i], id: fields[i].id))
+                            sectionSlot: sectionSlot, flags: flags[staticField: i], id: fields[i].id))
                 }
             }
             guard let t = section.template else { continue }
@@ -129,7 +124,7 @@ struct Layout: Sendable {
                     self.fields.append(
                         FieldSlot(
                             spec: SpecRef(template: Int32(t), index: Int32(a)), instance: n, ordinal: ordinal,
-                            sectionSlot: instanceSlot, flags: templateFlags[t][a],
+                            sectionSlot: instanceSlot, flags: flags[.attribute(t, a)],
                             id: template.instanceFieldID(attr: a, index: n)))
                 }
             }

@@ -65,7 +65,29 @@ public struct Formula: Sendable {
 
 enum IndexPlaceholder {
     static let token = ":index"
+    private static let tokenBytes = Array(token.utf8)
+
+    /// `name` with every `:index` replaced by `index`, left to right. A scan of the bytes: it runs
+    /// per instance and per request (action ids, labels), where Foundation's
+    /// `replacingOccurrences` cost several allocations each time.
     static func substitute(_ name: String, _ index: Int) -> String {
-        name.contains(token) ? name.replacingOccurrences(of: token, with: String(index)) : name
+        let u = name.utf8
+        var out: String?
+        var i = u.startIndex
+        var run = i
+        while i != u.endIndex {
+            if u[i] == UInt8(ascii: ":"), u[i...].starts(with: tokenBytes) {
+                if out == nil { out = "" }
+                out! += name[run..<i]
+                out! += String(index)
+                i = u.index(i, offsetBy: tokenBytes.count)
+                run = i
+            } else {
+                i = u.index(after: i)
+            }
+        }
+        guard var result = out else { return name }
+        result += name[run...]
+        return result
     }
 }

@@ -100,52 +100,60 @@ extension FormNumber {
     public var canonicalText: String {
         if isZero { return "0" }
         // At most 38 digits, "0." and 127 leading zeros, or 165 integer digits, and a sign.
-        return String(unsafeUninitializedCapacity: 180) { out in
-            var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes
-            let count = withUnsafeMutableBytes(of: &digits) { raw -> Int in
-                var n = 0
-                if high == 0 {
-                    var v = low
-                    while v != 0 {
-                        raw[39 - n] = UInt8(v % 10) + UInt8(ascii: "0")
-                        n += 1
-                        v /= 10
-                    }
-                } else {
-                    var v = significand
-                    while v != 0 {
-                        let (q, r) = v.quotientAndRemainder(dividingBy: 10)
-                        raw[39 - n] = UInt8(r) + UInt8(ascii: "0")
-                        n += 1
-                        v = q
-                    }
+        // Written on the stack, then copied: `String(unsafeUninitializedCapacity:)` allocated
+        // 180 bytes on the heap for every result, while most fit a small (inline) string.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 180) { out in
+            let n = writeCanonical(into: out)
+            return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
+        }
+    }
+
+    /// Writes `canonicalText` of a non-zero number into `out` (180 bytes); returns its length.
+    private func writeCanonical(into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes
+        let count = withUnsafeMutableBytes(of: &digits) { raw -> Int in
+            var n = 0
+            if high == 0 {
+                var v = low
+                while v != 0 {
+                    raw[39 - n] = UInt8(v % 10) + UInt8(ascii: "0")
+                    n += 1
+                    v /= 10
                 }
-                return n
-            }
-            return withUnsafeBytes(of: &digits) { raw -> Int in
-                let written = raw[(40 - count)...]
-                var o = 0
-                func put(_ c: UInt8) { out[o] = c; o += 1 }
-                if isNegative { put(UInt8(ascii: "-")) }
-                let point = count + Int(exponent)   // digits before the decimal point
-                if point <= 0 {
-                    put(UInt8(ascii: "0"))
-                    put(UInt8(ascii: "."))
-                    for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
-                    for c in written { put(c) }
-                } else if point >= count {
-                    for c in written { put(c) }
-                    for _ in 0 ..< (point - count) { put(UInt8(ascii: "0")) }
-                } else {
-                    var k = 0
-                    for c in written {
-                        if k == point { put(UInt8(ascii: ".")) }
-                        put(c)
-                        k += 1
-                    }
+            } else {
+                var v = significand
+                while v != 0 {
+                    let (q, r) = v.quotientAndRemainder(dividingBy: 10)
+                    raw[39 - n] = UInt8(r) + UInt8(ascii: "0")
+                    n += 1
+                    v = q
                 }
-                return o
             }
+            return n
+        }
+        return withUnsafeBytes(of: &digits) { raw -> Int in
+            let written = raw[(40 - count)...]
+            var o = 0
+            func put(_ c: UInt8) { out[o] = c; o += 1 }
+            if isNegative { put(UInt8(ascii: "-")) }
+            let point = count + Int(exponent)   // digits before the decimal point
+            if point <= 0 {
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "."))
+                for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
+                for c in written { put(c) }
+            } else if point >= count {
+                for c in written { put(c) }
+                for _ in 0 ..< (point - count) { put(UInt8(ascii: "0")) }
+            } else {
+                var k = 0
+                for c in written {
+                    if k == point { put(UInt8(ascii: ".")) }
+                    put(c)
+                    k += 1
+                }
+            }
+            return o
         }
     }
 

@@ -70,6 +70,45 @@ enum DecimalText {
         return Parts(negative: negative, digits: digits, exponent: exponent)
     }
 
+    /// When `text` is already canonical (`canonical(parse(text)!) == text`, at most
+    /// `maxNumberTextLength` bytes): `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`, not `-0`. Then it has
+    /// `digits` digits and a fractional part or not. Lets coercion keep a number as sent, without
+    /// parsing it into a new string, in the common case.
+    static func canonicalShape(_ text: String) -> (digits: Int, fraction: Bool)? {
+        var digits = 0
+        var fraction = false
+        var negative = false
+        var leadingZero = false
+        var last: UInt8 = 0
+        var count = 0
+        for b in text.utf8 {
+            count += 1
+            if count > maxNumberTextLength { return nil }
+            switch b {
+            case UInt8(ascii: "-"):
+                guard count == 1 else { return nil }
+                negative = true
+            case UInt8(ascii: "."):
+                guard digits > 0, !fraction else { return nil }
+                fraction = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // "0" may only be the whole integer part.
+                if !fraction {
+                    if leadingZero { return nil }
+                    if digits == 0 && b == UInt8(ascii: "0") { leadingZero = true }
+                }
+                digits += 1
+            default:
+                return nil
+            }
+            last = b
+        }
+        guard digits > 0, last != UInt8(ascii: ".") else { return nil }
+        if fraction && last == UInt8(ascii: "0") { return nil }
+        if negative && leadingZero && !fraction { return nil }  // -0
+        return (digits, fraction)
+    }
+
     /// Shortest plain decimal text: no exponent, no trailing zeros, `-0` → `0`.
     static func canonical(_ p: Parts) -> String? {
         if p.digits.isEmpty { return "0" }

@@ -89,11 +89,14 @@ struct ValueCoercer: Sendable {
             else { return .invalid }
             return .value(.string(digits))
         case .count:
-            guard case .number(let n) = value, let p = DecimalText.parse(n.text), let i = DecimalText.int64(p)
-            else { return .invalid }
+            guard case .number(let n) = value else { return .invalid }
+            // An integer as clients send it is its own canonical text (up to 18 digits, in Int64).
+            if let shape = DecimalText.canonicalShape(n.text), !shape.fraction, shape.digits <= 18 { return .value(value) }
+            guard let p = DecimalText.parse(n.text), let i = DecimalText.int64(p) else { return .invalid }
             return .value(.number(JSONNumber(literal: String(i))))
         case .float:
             guard case .number(let n) = value else { return .invalid }
+            if DecimalText.canonicalShape(n.text) != nil { return .value(value) }
             return .value(.number(JSONNumber(literal: DecimalText.canonicalNumber(literal: n.text))))
         case .switch:
             switch value {
@@ -116,6 +119,13 @@ struct ValueCoercer: Sendable {
 
     private func calendar(_ s: String, _ kind: CalendarKind) -> Coerced {
         CalendarValue(s, as: kind).map { .value(.string($0.canonical)) } ?? .invalid
+    }
+
+    /// The option a canonical value chose, by position. Canonical select values are option ids
+    /// as typed, so plain equality finds it; numeric equality (`1` vs `1.0`) is the fallback.
+    func optionIndex(for value: JSONValue) -> Int? {
+        for (i, id) in optionIDs.enumerated() where id == value { return i }
+        return optionIDs.firstIndex { $0.map { OptionMatch.sameID($0, value) } ?? false }
     }
 
     /// SEMANTICS §2: JSON equality, booleans also match 1/0 and "true"/"false"/"1"/"0", numeric
@@ -152,18 +162,31 @@ enum OptionMatch {
 
 /// `local@domain.tld` (SEMANTICS §6 `type` for `email` fields).
 enum EmailAddress {
+    /// Exactly one `@`, not first; no control characters or spaces; after the `@` at least two
+    /// non-empty `.`-separated labels, the last of at least two bytes. One pass over the bytes,
+    /// without copies: it runs for every e-mail value of every request.
     static func isValid(_ s: String) -> Bool {
-        let bytes = Array(s.utf8)
-        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0,
-            bytes.lastIndex(of: UInt8(ascii: "@")) == at
-        else { return false }
-        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return false }
-        let domain = bytes[(at + 1)...]
-        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let tld = labels.last, tld.count >= 2 else {
-            return false
+        var at = -1
+        var index = 0
+        var dots = 0  // labels of the domain ended by a `.`
+        var labelLength = 0
+        for b in s.utf8 {
+            if b <= 0x20 || b == 0x7F { return false }
+            if b == UInt8(ascii: "@") {
+                if at >= 0 { return false }
+                at = index
+            } else if at >= 0 {
+                if b == UInt8(ascii: ".") {
+                    if labelLength == 0 { return false }
+                    dots += 1
+                    labelLength = 0
+                } else {
+                    labelLength += 1
+                }
+            }
+            index += 1
         }
-        return true
+        return at > 0 && dots >= 1 && labelLength >= 2
     }
 }
 

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import FormdCore
+
+/// The allocation-free fast paths of the hot loops against the straightforward code they
+/// replace, on edge cases and on many random strings (seeded, so a failure reproduces).
+@Suite struct FastPathTests {
+    /// Deterministic strings over a small alphabet, so that interesting shapes are common.
+    private static func strings(_ alphabet: String, count: Int, maxLength: Int, seed: UInt64) -> [String] {
+        var state = seed
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let chars = Array(alphabet)
+        return (0..<count).map { _ in
+            String((0..<Int(next() % UInt64(maxLength + 1))).map { _ in chars[Int(next() % UInt64(chars.count))] })
+        }
+    }
+
+    @Test func canonicalShapeMeansTheTextIsItsOwnCanonicalForm() {
+        let edge = [
+            "0", "-0", "00", "0.5", "-0.5", "0.50", "5.", ".5", "-", "", "10", "100.001", "1e5", "-12", "012",
+            "0.0", "-0.0", "1.10", "9" + String(repeating: "0", count: 63), "9" + String(repeating: "0", count: 64),
+        ]
+        for text in edge + Self.strings("-0123.e5", count: 20_000, maxLength: 7, seed: 7) {
+            let reference = DecimalText.parse(text).flatMap(DecimalText.canonicalNumber)
+            let shape = DecimalText.canonicalShape(text)
+            #expect((shape != nil) == (reference == text), "\(text): shape \(String(describing: shape)), canonical \(String(describing: reference))")
+            if let shape, let p = DecimalText.parse(text) {
+                #expect(shape.fraction == (p.exponent < 0), "\(text)")
+                #expect(shape.digits == text.utf8.filter { $0 >= 48 && $0 <= 57 }.count, "\(text)")
+            }
+        }
+    }
+
+    @Test func numbersKeptAsSentCoerceAsBefore() throws {
+        // count and float fields keep a canonical number as sent; others still canonicalise.
+        let def = Engine.fields(#"{"id": "c", "type": "count"}"#, #"{"id": "f", "type": "float"}"#)
+        let r = try Engine.run(def, #"{"c": -12, "f": 0.25}"#)
+        #expect(r.text("c") == "-12")
+        #expect(r.text("f") == "0.25")
+        let s = try Engine.run(def, #"{"c": 1.0e1, "f": 2.50}"#)
+        #expect(s.text("c") == "10")
+        #expect(s.text("f") == "2.5")
+        let big = try Engine.run(def, #"{"c": 1234567890123456789, "f": -0}"#)
+        #expect(big.text("c") == "1234567890123456789")
+        #expect(big.text("f") == "0")
+    }
+
+    /// The e-mail check as first written (split into labels).
+    private static func referenceEmail(_ s: String) -> Bool {
+        let bytes = Array(s.utf8)
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0, bytes.lastIndex(of: UInt8(ascii: "@")) == at
+        else { return false }
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { return false }
+        let labels = bytes[(at + 1)...].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty }), let tld = labels.last, tld.count >= 2 else {
+            return false
+        }
+        return true
+    }
+
+    @Test func emailCheckAgreesWithTheLabelSplit() {
+        let edge = ["a@b.co", "@b.co", "a@b.c", "a@.co", "a@b..co", "a@b.co.", "a@@b.co", "a b@c.de", "ä@ö.éé", "a@b", ""]
+        for s in edge + Self.strings("ab@. \u{7F}é", count: 20_000, maxLength: 9, seed: 11) {
+            #expect(EmailAddress.isValid(s) == Self.referenceEmail(s), "\(s.debugDescription)")
+        }
+    }
+
+    @Test func indexSubstitutionAgreesWithFoundation() {
+        let edge = [":index", "a[:index].b", ":index:index", "::index", ":inde", "x", "", "é:indexé", ":index."]
+        for s in edge + Self.strings(":indexé.", count: 20_000, maxLength: 14, seed: 5) {
+            #expect(
+                IndexPlaceholder.substitute(s, 42) == s.replacingOccurrences(of: ":index", with: "42"), "\(s.debugDescription)")
+        }
+    }
+}
