@@ -6,7 +6,8 @@
 //   formd-bench --dump employment                             # print the response evaluated
 //   formd-bench --cold large large-x10    # each op timed alone after evicting the caches
 //
-// Scenarios: employment, employment-invalid, large, large-x10, load, load-x10 (default: all).
+// Scenarios: employment, employment-invalid, large, large-x10, large-e2e, large-x10-e2e, load, load-x10
+// (default: all).
 import FormdBenchSupport
 import FormdCore
 
@@ -45,6 +46,10 @@ let scenarios: [Scenario] = [
     },
     Scenario(name: "large-e2e", what: "10k fields: decode + validate + encode") {
         let w = Workload.large(scale: 1)
+        return { w.decodeValidateEncode() }
+    },
+    Scenario(name: "large-x10-e2e", what: "100k fields: decode + validate + encode") {
+        let w = Workload.large(scale: 10)
         return { w.decodeValidateEncode() }
     },
     Scenario(name: "load", what: "FormLoader.load of 10k fields / 1k formulas (parse + check + compile)") {
