@@ -136,15 +136,18 @@ struct EvaluationEnvironment: ExpressionEnvironment {
     enum Use { case formula, text, condition }
 
     let evaluation: UnsafePointer<Evaluation>
+    /// Slot `i` reads `refs[base + i]` (`base` > 0 when `refs` holds a whole form's variables).
     let refs: [VariableRef]
+    let base: Int
     /// The context's template and ordinal (-1, -1 outside templates), for `:index` references.
     let contextTemplate: Int
     let contextOrdinal: Int
     let use: Use
 
-    init(evaluation: UnsafePointer<Evaluation>, refs: [VariableRef], context: Int, use: Use) {
+    init(evaluation: UnsafePointer<Evaluation>, refs: [VariableRef], base: Int = 0, context: Int, use: Use) {
         self.evaluation = evaluation
         self.refs = refs
+        self.base = base
         self.use = use
         if context >= 0 {
             let slot = evaluation.pointee.layout.fields[context]
@@ -157,14 +160,14 @@ struct EvaluationEnvironment: ExpressionEnvironment {
     }
 
     func operand(_ slot: Int) -> Operand {
-        guard case .scalar(let ref) = refs[slot] else { return .missing }
+        guard case .scalar(let ref) = refs[base + slot] else { return .missing }
         guard let s = evaluation.pointee.layout.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal)
         else { return .missing }
         return Evaluation.operand(evaluation, s, use: use)
     }
 
     func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void) {
-        guard case .aggregate(let t, let a) = refs[slot] else { return }
+        guard case .aggregate(let t, let a) = refs[base + slot] else { return }
         let e = evaluation
         for base in e.pointee.layout.instanceBase[t] { body(Evaluation.operand(e, base + a, use: use)) }
     }

@@ -181,14 +181,31 @@ extension Evaluation {
     private mutating func computeFormula(slot s: Int, targetInputChanged: inout Bool) -> Bool {
         let flags = layout.fields[s].flags
         guard flags.contains(.hasFormula) else { return false }
-        let spec = plan.spec(layout.fields[s].spec)
-        guard let formula = spec.formula else { return false }
-        let result = withUnsafePointer(to: &self) { formula.evaluate(in: $0, context: s, kind: spec.kind) }
+        let result = formulaValue(slot: s)
         if result != value[s] {
             value[s] = result
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }
             return true
         }
         return false
+    }
+
+    /// The value of slot `s`'s formula: its program when numeric, else its text template.
+    mutating func formulaValue(slot s: Int) -> JSONValue? {
+        let ref = layout.fields[s].spec
+        let program = plan.programs[ref]
+        guard program.depth > 0 else {
+            let spec = plan.spec(ref)
+            guard let formula = spec.formula else { return nil }
+            return withUnsafePointer(to: &self) { formula.evaluate(in: $0, context: s, kind: spec.kind) }
+        }
+        return withUnsafePointer(to: &self) { e in
+            let plan = e.pointee.plan
+            let env = EvaluationEnvironment(
+                evaluation: e, refs: plan.formulaRefs, base: Int(program.refsBase), context: s, use: .formula)
+            let ops = Int(program.ops.lowerBound)..<Int(program.ops.upperBound)
+            return FormulaProgram.evaluate(plan.formulaOps, ops, depth: Int(program.depth), in: env)
+                .flatMap { CompiledFormula.canonical($0, kind: program.kind) }
+        }
     }
 }

@@ -29,9 +29,23 @@ public final class FormPlan: Sendable {
     let optionBase: SpecTable<Int32>
     /// The numeric payload (`value`) of every option of every spec, for formulas.
     let optionNumbers: [FormNumber?]
+    /// Every numeric formula as a postfix program (`FormulaProgram`), in one array, with the
+    /// variables their slots read in another; `programs` says where each spec's are.
+    let formulaOps: [FormulaProgram.Op]
+    let formulaRefs: [VariableRef]
+    let programs: SpecTable<ProgramRef>
     /// Every spec's structural targets (`StructuralEdge`), and each spec's range in it.
     let edges: [StructuralEdge]
     let edgeRanges: SpecTable<Range<Int32>>
+
+    /// Where a spec's numeric formula program is: `ops` in `formulaOps`, its variables from
+    /// `refsBase` in `formulaRefs`. `depth` 0: no program (no formula, or a text template).
+    struct ProgramRef: Sendable {
+        let ops: Range<Int32>
+        let refsBase: Int32
+        let depth: Int32
+        let kind: FieldKind
+    }
 
     enum FormulaNode: Hashable, Sendable {
         case field(Int)
@@ -64,6 +78,20 @@ public final class FormPlan: Sendable {
             return Int32(numbers.count)
         }
         optionNumbers = numbers
+        var ops: [FormulaProgram.Op] = []
+        var refs: [VariableRef] = []
+        programs = SpecTable(fields: fields, templates: templates) { spec in
+            guard let f = spec.formula, case .numeric(let formula) = f.body else {
+                return ProgramRef(ops: 0..<0, refsBase: 0, depth: 0, kind: spec.kind)
+            }
+            let start = Int32(ops.count)
+            let base = Int32(refs.count)
+            refs += f.variables
+            let depth = FormulaProgram.compile(formula, into: &ops)
+            return ProgramRef(ops: start..<Int32(ops.count), refsBase: base, depth: Int32(max(depth, 1)), kind: spec.kind)
+        }
+        formulaOps = ops
+        formulaRefs = refs
         var edges: [StructuralEdge] = []
         edgeRanges = SpecTable(fields: fields, templates: templates) { spec in
             let start = Int32(edges.count)
