@@ -198,6 +198,14 @@ extension Evaluation {
         }
     }
 
+    /// `conditionHolds` for a condition recognised as `SimpleComparison` reading `variable`.
+    mutating func simpleHolds(_ comparison: SimpleComparison, _ variable: FieldRef, context: Int) -> Bool {
+        let slot = layout.fields[context]
+        guard let s = layout.slot(of: variable, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal)
+        else { return comparison.holds(.missing) }
+        return withUnsafePointer(to: &self) { comparison.holds(Evaluation.operand($0, s, use: .condition)) }
+    }
+
     /// `mutating` only to take `self`'s address without a copy (`withUnsafePointer(to: &self)`);
     /// nothing is changed.
     mutating func conditionHolds(_ c: CompiledCondition, context: Int) -> Bool {

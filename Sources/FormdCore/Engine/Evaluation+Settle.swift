@@ -43,13 +43,17 @@ extension Evaluation {
                     let ref = layout.fields[s].spec
                     var selected: Int32 = -1
                     if layout.fields[s].flags.contains(.hasOptions) {
-                        guard let v = value[s], let k = plan.coercers[ref].optionIndex(for: v) else { continue }
+                        guard let v = value[s], let k = plan.optionIndex(for: v, ref) else { continue }
                         selected = Int32(k)
                     }
                     for e in plan.edgeRanges[ref] {
                         let edge = Int(e)
                         guard plan.edges[edge].option == selected else { continue }
-                        if let c = plan.edges[edge].condition, !conditionHolds(c, context: s) { continue }
+                        if let simple = plan.edges[edge].simple {
+                            guard simpleHolds(simple.comparison, simple.variable, context: s) else { continue }
+                        } else if let c = plan.edges[edge].condition, !conditionHolds(c, context: s) {
+                            continue
+                        }
                         let fired = Fired(edge: e, source: Int32(truncatingIfNeeded: s))
                         switch plan.edges[edge].action {
                         case .show: shows.append(fired)

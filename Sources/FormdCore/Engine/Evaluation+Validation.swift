@@ -4,8 +4,8 @@ import Foundation
 extension Evaluation {
     mutating func validate() {
         var next = 0  // next field slot
-        for (ss, sectionSlot) in layout.sections.enumerated() {
-            if sectionSlot.instance < 0 && plan.sections[sectionSlot.section].template != nil {
+        for ss in layout.sections.indices {
+            if layout.sections[ss].instance < 0 && plan.sectionIsDynamic[layout.sections[ss].section] {
                 validateInstances(sectionSlot: ss)
             }
             while next < layout.fields.count && layout.fields[next].sectionSlot == ss {
@@ -56,6 +56,10 @@ extension Evaluation {
             return
         }
         if checks.flags.contains(.textChecks), checks.minLength > 0 || checks.maxLength < Int.max,
+            let bytes = value[s].textUTF8CountForChecks,
+            // Lengths count UTF-16 units, between a third of the UTF-8 bytes and all of them:
+            // most values pass both bounds on the byte count, which a `String` holds inline.
+            bytes > checks.maxLength || (bytes + 2) / 3 < checks.minLength,
             let length = value[s].textLengthForChecks
         {
             if length < checks.minLength { fieldError(s, .minLength, params: [("min", .int(checks.minLength))]) }
@@ -71,28 +75,25 @@ extension Evaluation {
                 fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))])
             }
         }
-        if checks.flags.contains(.rare), let v = value[s] { validateRare(s, v, checks) }
+        if !checks.flags.isDisjoint(with: [.rare, .compare]), let v = value[s] { validateRare(s, v, checks) }
     }
 
     /// `format`, `compare_to` and id checks.
     private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks) {
         let slot = layout.fields[s]
-        let spec = plan.spec(slot.spec)
-        let text = checks.flags.contains(.textChecks) ? v.textForChecks : nil
-        if let rules = spec.validations {
-            if let pattern = rules.format, let text, !formatMatches(pattern, text) {
-                fieldError(s, .format, params: [("pattern", .string(pattern.source))])
-            }
-            if let ref = rules.compareTo,
-                let o = layout.slot(of: ref, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
-                let other = effectiveValue(o), !compare(v, other, kind: spec.kind, rules.compareRule)
-            {
-                fieldError(
-                    s, .compare,
-                    params: [("other", .string(layout.fields[o].id)), ("rule", .string(rules.compareRule.rawValue))])
-            }
+        let spec = checks.flags.contains(.rare) ? plan.spec(slot.spec) : nil
+        if let pattern = spec?.validations?.format, checks.flags.contains(.textChecks), let text = v.textForChecks,
+            !formatMatches(pattern, text)
+        {
+            fieldError(s, .format, params: [("pattern", .string(pattern.source))])
         }
-        if let check = spec.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
+        if checks.flags.contains(.compare), let c = plan.compares[slot.spec],
+            let o = layout.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
+            let other = effectiveValue(o), !compare(v, other, kind: c.kind, c.rule)
+        {
+            fieldError(s, .compare, params: [("other", .string(layout.fields[o].id)), ("rule", .string(c.rule.rawValue))])
+        }
+        if let check = spec?.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
             fieldError(s, check.errorCode, params: [])
         }
     }
@@ -146,7 +147,16 @@ extension Optional<JSONValue> {
         return false
     }
 
-    /// `textForChecks?.utf16.count`, without copying the text.
+    /// `textForChecks?.utf8.count`: the count a native `String` stores inline.
+    @inline(__always) var textUTF8CountForChecks: Int? {
+        switch self {
+        case .some(.string(let s)): s.utf8.count
+        case .some(.number(let n)): n.text.utf8.count
+        default: nil
+        }
+    }
+
+    /// `textForChecks?.utf16.count`.
     @inline(__always) var textLengthForChecks: Int? {
         switch self {
         case .some(.string(let s)): s.utf16.count

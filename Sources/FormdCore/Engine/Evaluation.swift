@@ -119,7 +119,7 @@ public struct Evaluation: Sendable {
                 if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }
                 continue
             }
-            switch plan.coercers[layout.fields[s].spec].coerce(v) {
+            switch plan.coerce(v, layout.fields[s].spec) {
             case .value(let c): value[s] = c
             case .invalid: invalid[s] = true
             case .none: if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }

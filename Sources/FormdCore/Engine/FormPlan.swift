@@ -10,6 +10,9 @@ public final class FormPlan: Sendable {
     /// the hash table, since clients send keys in form order.
     let fieldIDs: [String]
     let sectionIndex: [String: Int]
+    /// Per static section: whether it is dynamic (read per request without copying the
+    /// `SectionSpec`, whose copy retained every reference it holds).
+    let sectionIsDynamic: [Bool]
     let templateIndex: [String: Int]
     /// Formula fields in dependency order: every formula comes after the formulas it uses.
     let formulaOrder: [FormulaNode]
@@ -25,10 +28,13 @@ public final class FormPlan: Sendable {
     let flags: SpecTable<Layout.Flags>
     let coercers: SpecTable<ValueCoercer>
     let checks: SpecTable<FieldChecks>
-    /// Where each spec's options start in `optionNumbers` (options in definition order).
-    let optionBase: SpecTable<Int32>
-    /// The numeric payload (`value`) of every option of every spec, for formulas.
+    let compares: SpecTable<CompareCheck?>
+    /// Every option of every spec in definition order, in one array: ids (for coercion and
+    /// the settle loop) and numeric payloads (`value`, for formulas); `optionRanges` says
+    /// where each spec's are. `coercers` hold no option ids of their own.
+    let optionIDs: [JSONValue?]
     let optionNumbers: [FormNumber?]
+    let optionRanges: SpecTable<Range<Int32>>
     /// Every numeric formula as a postfix program (`FormulaProgram`), in one array, with the
     /// variables their slots read in another; `programs` says where each spec's are.
     let formulaOps: [FormulaProgram.Op]
@@ -65,18 +71,26 @@ public final class FormPlan: Sendable {
         self.fieldIndex = fieldIndex
         self.fieldIDs = fields.map(\.id)
         self.sectionIndex = sectionIndex
+        self.sectionIsDynamic = sections.map { $0.template != nil }
         self.templateIndex = templateIndex
         self.formulaOrder = formulaOrder
         self.valueFieldCount =
             fields.filter(\.holdsValue).count + templates.reduce(0) { $0 + $1.fields.filter(\.holdsValue).count }
         flags = Self.slotFlags(fields: fields, templates: templates)
-        coercers = SpecTable(fields: fields, templates: templates) { $0.coercer }
-        checks = SpecTable(fields: fields, templates: templates, FieldChecks.init)
-        var numbers: [FormNumber?] = []
-        optionBase = SpecTable(fields: fields, templates: templates) { spec in
-            defer { numbers += spec.options.map(\.number) }
-            return Int32(numbers.count)
+        coercers = SpecTable(fields: fields, templates: templates) {
+            ValueCoercer(kind: $0.coercer.kind, formatter: $0.coercer.formatter, optionIDs: [])
         }
+        checks = SpecTable(fields: fields, templates: templates, FieldChecks.init)
+        compares = SpecTable(fields: fields, templates: templates, CompareCheck.init)
+        var ids: [JSONValue?] = []
+        var numbers: [FormNumber?] = []
+        optionRanges = SpecTable(fields: fields, templates: templates) { spec in
+            let start = Int32(ids.count)
+            ids += spec.coercer.optionIDs
+            numbers += spec.options.map(\.number)
+            return start..<Int32(ids.count)
+        }
+        optionIDs = ids
         optionNumbers = numbers
         var ops: [FormulaProgram.Op] = []
         var refs: [VariableRef] = []
@@ -135,9 +149,24 @@ public final class FormPlan: Sendable {
         ref.template < 0 ? fields[Int(ref.index)] : templates[Int(ref.template)].fields[Int(ref.index)]
     }
 
+    /// `spec(ref).coercer.coerce(value)`, without visiting the spec.
+    @inline(__always) func coerce(_ value: JSONValue, _ ref: Layout.SpecRef) -> Coerced {
+        let r = optionRanges[ref]
+        return coercers[ref].coerce(value, options: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
+    }
+
+    /// The position of the option `value` chose among the spec's options.
+    @inline(__always) func optionIndex(for value: JSONValue, _ ref: Layout.SpecRef) -> Int? {
+        let r = optionRanges[ref]
+        return ValueCoercer.optionIndex(for: value, in: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
+            .map { $0 - Int(r.lowerBound) }
+    }
+
     /// `spec(ref).option(for: value)?.number`, without visiting the spec.
     @inline(__always) func optionNumber(for value: JSONValue, _ ref: Layout.SpecRef) -> FormNumber? {
-        guard let k = coercers[ref].optionIndex(for: value) else { return nil }
-        return optionNumbers[Int(optionBase[ref]) + k]
+        let r = optionRanges[ref]
+        guard let k = ValueCoercer.optionIndex(for: value, in: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
+        else { return nil }
+        return optionNumbers[k]
     }
 }

@@ -8,6 +8,8 @@ struct StructuralEdge: Sendable {
     let action: Target.Action
     let destination: TargetSpec.Destination
     let condition: CompiledCondition?
+    /// The condition when it is `$field op literal`: evaluated without visiting `condition`.
+    let simple: (comparison: SimpleComparison, variable: FieldRef)?
     let target: TargetSpec
 
     /// The field's structural targets in the order they apply: those of its options when it
@@ -18,10 +20,16 @@ struct StructuralEdge: Sendable {
         func add(_ targets: [TargetSpec], option: Int) {
             for t in targets where t.isStructural {
                 if case .nothing = t.destination { continue }
+                var simple: (SimpleComparison, FieldRef)?
+                if let c = t.condition, let comparison = SimpleComparison(c.condition),
+                    case .scalar(let ref) = c.variables[comparison.slot]
+                {
+                    simple = (comparison, ref)
+                }
                 out.append(
                     StructuralEdge(
                         option: Int32(option), action: t.action, destination: t.destination, condition: t.condition,
-                        target: t))
+                        simple: simple, target: t))
             }
         }
         if spec.hasOptions {

@@ -131,6 +131,13 @@ struct ConditionEvaluator<Environment: ExpressionEnvironment> {
         let r = try evaluate(rhs)
         let rounded = inexact
         inexact = outer
+        return try Self.compare(op, l, r, rounded: rounded)
+    }
+
+    /// `l op r` on evaluated (normalized) operands; `rounded` after an inexact operation.
+    static func compare(_ op: ComparisonOperator, _ l: Operand, _ r: Operand, rounded: Bool) throws(ConditionFailure)
+        -> Bool
+    {
         if case .missing = l { return false }
         if case .missing = r { return false }
         switch op {

@@ -14,18 +14,22 @@ struct ValueCoercer: Sendable {
     /// Option ids of select/segment fields, in definition order.
     let optionIDs: [JSONValue?]
 
-    func coerce(_ value: JSONValue) -> Coerced {
+    func coerce(_ value: JSONValue) -> Coerced { coerce(value, options: optionIDs[...]) }
+
+    /// `coerce(value)` with the option ids given (a coercer without them, and a form's option ids
+    /// in one array: evaluation reads them without an array object per field).
+    func coerce(_ value: JSONValue, options: ArraySlice<JSONValue?>) -> Coerced {
         switch value {
         case .null: return .none
         case .string(let s):
             if s.isBlank { return .none }
-            return coerceString(formatter?.normalise(s) ?? s)
+            return coerceString(formatter?.normalise(s) ?? s, options)
         default:
-            return coerceNonString(value)
+            return coerceNonString(value, options)
         }
     }
 
-    private func coerceString(_ s: String) -> Coerced {
+    private func coerceString(_ s: String, _ options: ArraySlice<JSONValue?>) -> Coerced {
         switch kind {
         case .text, .name, .password, .custom:
             return .value(.string(s))
@@ -58,7 +62,7 @@ struct ValueCoercer: Sendable {
             default: return .invalid
             }
         case .select, .segment:
-            return matchOption(.string(s))
+            return Self.matchOption(.string(s), options)
         case .date:
             return calendar(s, .date)
         case .dateTime:
@@ -70,7 +74,7 @@ struct ValueCoercer: Sendable {
         }
     }
 
-    private func coerceNonString(_ value: JSONValue) -> Coerced {
+    private func coerceNonString(_ value: JSONValue, _ options: ArraySlice<JSONValue?>) -> Coerced {
         switch kind {
         case .custom:
             return .value(value)
@@ -109,7 +113,7 @@ struct ValueCoercer: Sendable {
             default: return .invalid
             }
         case .select, .segment:
-            return matchOption(value)
+            return Self.matchOption(value, options)
         case .date, .dateTime, .time:
             return .invalid
         case .button, .spacer:
@@ -123,15 +127,18 @@ struct ValueCoercer: Sendable {
 
     /// The option a canonical value chose, by position. Canonical select values are option ids
     /// as typed, so plain equality finds it; numeric equality (`1` vs `1.0`) is the fallback.
-    func optionIndex(for value: JSONValue) -> Int? {
-        for (i, id) in optionIDs.enumerated() where id == value { return i }
-        return optionIDs.firstIndex { $0.map { OptionMatch.sameID($0, value) } ?? false }
+    func optionIndex(for value: JSONValue) -> Int? { Self.optionIndex(for: value, in: optionIDs[...]) }
+
+    /// `optionIndex(for:)` among `options`; the index is the slice's (its base array's).
+    static func optionIndex(for value: JSONValue, in options: ArraySlice<JSONValue?>) -> Int? {
+        for i in options.indices where options[i] == value { return i }
+        return options.firstIndex { $0.map { OptionMatch.sameID($0, value) } ?? false }
     }
 
     /// SEMANTICS §2: JSON equality, booleans also match 1/0 and "true"/"false"/"1"/"0", numeric
     /// ids also match their string form. The canonical value is the option id as typed.
-    func matchOption(_ value: JSONValue) -> Coerced {
-        for case let id? in optionIDs where OptionMatch.matches(id: id, value: value) {
+    static func matchOption(_ value: JSONValue, _ options: ArraySlice<JSONValue?>) -> Coerced {
+        for case let id? in options where OptionMatch.matches(id: id, value: value) {
             return .value(id)
         }
         return .invalid
