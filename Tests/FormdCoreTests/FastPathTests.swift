@@ -76,3 +76,39 @@ import Testing
         }
     }
 }
+
+/// `SimpleComparison` (what the settle loop runs for `$x op literal`) against the condition
+/// evaluator on the same condition, for every operator, literal kind and operand kind.
+@Suite struct SimpleComparisonTests {
+    struct One: ExpressionEnvironment {
+        let value: Operand
+        func operand(_ slot: Int) -> Operand { value }
+        func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void) {}
+    }
+
+    @Test func agreesWithTheConditionEvaluator() throws {
+        let literals = ["5", "0", "-2.5", "50", "\"abc\"", "\"12\"", "\"\"", "1e3", "0.1"]
+        let operands: [Operand] = [
+            .missing, .number(5), .number(0), .number(FormNumber(literal: "-2.5")!), .number(1000), .string("abc"),
+            .string("12"), .string(""), .string(" 5 "), .string("5.0"), .number(FormNumber(literal: "0.1")!),
+        ]
+        var recognised = 0
+        for op in ["==", "!=", "<", ">", "<=", ">="] {
+            for literal in literals {
+                for text in ["$x \(op) \(literal)", "\(literal) \(op) $x"] {
+                    let condition = try Condition(parsing: text)
+                    let simple = try #require(SimpleComparison(condition), "\(text) is a simple comparison")
+                    recognised += 1
+                    for v in operands {
+                        #expect(simple.holds(v) == condition.evaluate(in: One(value: v)), "\(text) with \(v)")
+                    }
+                }
+            }
+        }
+        #expect(recognised == 6 * literals.count * 2)
+        // Anything else keeps the general evaluator.
+        for text in ["$x > $y", "$x + 1 > 2", "$x > 1 && $x < 3", "present($x)", "!($x == 1)"] {
+            #expect(SimpleComparison(try Condition(parsing: text)) == nil, "\(text)")
+        }
+    }
+}
