@@ -17,11 +17,11 @@ extension Evaluation {
         writeDropped(&w)
         w.key("hidden")
         w.beginArray()
-        for s in layout.fields.indices where !isVisible(s) { w.string(layout.fields[s].id) }
+        for s in layout.outputOrder where !isVisible(s) { w.string(layout.fields[s].id) }
         w.endArray()
         w.key("disabled")
         w.beginArray()
-        for s in layout.fields.indices where disabled[s] { w.string(layout.fields[s].id) }
+        for s in layout.outputOrder where disabled[s] { w.string(layout.fields[s].id) }
         w.endArray()
         w.endObject()
     }
@@ -36,7 +36,7 @@ extension Evaluation {
         writeValues(&w)
         w.key("fields")
         w.beginObject()
-        for s in layout.fields.indices {
+        for s in layout.outputOrder {
             let visible = isVisible(s)
             w.key(layout.fields[s].id)
             w.beginObject()
@@ -51,8 +51,9 @@ extension Evaluation {
         w.endObject()
         w.key("sections")
         w.beginObject()
-        for (ss, section) in layout.sections.enumerated() {
-            guard let id = section.id else { continue }
+        for o in layout.sectionOrder {
+            let ss = Int(o)
+            guard let id = layout.sections[ss].id else { continue }
             w.key(id)
             w.beginObject()
             w.key("visible")
@@ -92,7 +93,7 @@ extension Evaluation {
     private func writeValues(_ w: inout JSONWriter) {
         w.key("values")
         w.beginObject()
-        for s in layout.fields.indices {
+        for s in layout.outputOrder {
             guard let v = outputValue(s) else { continue }
             w.key(layout.fields[s].id)
             w.writeValue(v)

@@ -11,7 +11,7 @@ extension Evaluation {
         let baseDisabled = disabled
         // Sources of structural targets in this layout, in definition order.
         var sources: [Int] = []
-        for s in layout.fields.indices where layout.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
+        for s in layout.outputOrder where layout.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
         let maxRounds = layout.fields.count + 1
         var round = 0
         // Whether the formulas / targets may compute something else than last time.
@@ -84,7 +84,7 @@ extension Evaluation {
             if stable || round >= maxRounds {
                 if !stable {
                     var names: [String] = []
-                    for s in layout.fields.indices
+                    for s in layout.outputOrder
                     where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s] != value[s] } ?? false)
                         || sectionHidden[layout.fields[s].sectionSlot]
                             != newSectionHidden[layout.fields[s].sectionSlot]
@@ -105,7 +105,11 @@ extension Evaluation {
                 seen.reserveCapacity(count)
                 for list in [shows, hides, enables, disables] {
                     for f in list {
-                        let action = action(plan.edges[Int(f.edge)].target, from: Int(f.source), value: nil)
+                        let e = Int(f.edge)
+                        var id = plan.edges[e].idText
+                        let instance = layout.fields[Int(f.source)].instance
+                        if instance >= 0 && plan.edges[e].idHasIndex { id = IndexPlaceholder.substitute(id, instance) }
+                        let action = Action(id: id, type: plan.edges[e].typeText, action: plan.edges[e].action, value: nil)
                         Self.record(action, into: &recorded, seen: &seen)
                     }
                 }

@@ -3,14 +3,15 @@ import Foundation
 /// SEMANTICS §6: every visible field is checked; `required` and `type` stop a field's checks.
 extension Evaluation {
     mutating func validate() {
-        var next = 0  // next field slot
-        for ss in layout.sections.indices {
+        for o in layout.sectionOrder.indices {
+            let ss = Int(layout.sectionOrder[o])
             if layout.sections[ss].instance < 0 && plan.sectionIsDynamic[layout.sections[ss].section] {
                 validateInstances(sectionSlot: ss)
             }
-            while next < layout.fields.count && layout.fields[next].sectionSlot == ss {
-                if isVisible(next) && layout.fields[next].flags.contains(.holdsValue) { validateField(next) }
-                next += 1
+            let range = layout.sectionFields[ss]
+            for s in Int(range.lowerBound)..<Int(range.upperBound)
+            where isVisible(s) && layout.fields[s].flags.contains(.holdsValue) {
+                validateField(s)
             }
         }
         if let fields = unstableFields {

@@ -77,9 +77,8 @@ public struct Evaluation: Sendable {
         }
         if instanceSets.contains(where: { !$0.isEmpty }) {
             layout = Layout(
-                fields: plan.fields, sections: plan.sections, templates: plan.templates,
-                flags: plan.flags,
-                instances: instanceSets.map { $0.sorted() }, staticLayout: plan.staticLayout)
+                base: plan.staticLayout, sections: plan.sections, templates: plan.templates, flags: plan.flags,
+                instances: instanceSets.map { $0.sorted() })
         } else {
             layout = plan.staticLayout
         }

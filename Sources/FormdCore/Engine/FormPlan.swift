@@ -18,8 +18,8 @@ public final class FormPlan: Sendable {
     let formulaOrder: [FormulaNode]
     /// The form's compiled `messages` overrides.
     let formMessages: MessageTable?
-    /// The output layout when no template instance exists (every request of a form without
-    /// dynamic sections uses it as is).
+    /// The layout without template instances: every request of a form without dynamic sections
+    /// uses it as is, and requests with instances share its slots and add theirs after them.
     let staticLayout: Layout
     /// Fields holding values (formula fields included, buttons and spacers not, template fields once).
     public let valueFieldCount: Int

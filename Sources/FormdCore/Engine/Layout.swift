@@ -1,5 +1,7 @@
-/// The fields and sections of one request in output order: static ones, with each dynamic
-/// section's instances right after it, by index, their fields in template order (SEMANTICS §7).
+/// The fields and sections of one request, as slots the per-request arrays are indexed by.
+/// Output order (`outputOrder`, `sectionOrder`) is the static sections with each dynamic
+/// section's instances right after it, by index, their fields in template order (SEMANTICS §7);
+/// slot numbers put the static fields first (shared by every request) and instances after.
 struct Layout: Sendable {
     struct SpecRef: Hashable, Sendable {
         /// -1 for fields outside templates.
@@ -42,11 +44,6 @@ struct Layout: Sendable {
             self.id = id
         }
 
-        /// The same field in another section slot (static fields when instances shift sections).
-        func moved(toSection sectionSlot: Int) -> FieldSlot {
-            FieldSlot(spec: spec, instance: instance, ordinal: ordinal, sectionSlot: sectionSlot, flags: flags, id: id)
-        }
-
         /// The instance number `n`, or -1.
         var instance: Int { Int(instance32) }
         /// Position of the instance in `instances[template]` (its ordinal), or -1.
@@ -61,8 +58,29 @@ struct Layout: Sendable {
         let id: String?
     }
 
-    var fields: [FieldSlot] = []
+    /// Field slots: the static fields first, numbered as in the layout without instances and
+    /// shared with it (a request with instances does not copy them), then the instances' fields.
+    struct FieldSlots: Sendable {
+        let statics: [FieldSlot]
+        var instances: [FieldSlot] = []
+
+        @inline(__always) subscript(s: Int) -> FieldSlot {
+            s < statics.count ? statics[s] : instances[s - statics.count]
+        }
+
+        var count: Int { statics.count + instances.count }
+        /// Slot numbers, not output order (see `Layout.outputOrder`).
+        var indices: Range<Int> { 0..<count }
+    }
+
+    var fields: FieldSlots
+    /// Section slots: static sections first (as in the layout without instances), then the
+    /// instances' sections.
     var sections: [SectionSlot] = []
+    /// Per section slot: its fields' slots (static sections list their own fields, not instances').
+    var sectionFields: [Range<Int32>] = []
+    /// Section slots in output order: each dynamic section followed by its instances.
+    var sectionOrder: [Int32] = []
     /// Static field index → slot.
     var staticSlot: [Int] = []
     /// Static section index → section slot.
@@ -76,59 +94,94 @@ struct Layout: Sendable {
 
     /// The layout without instances (built once per plan).
     init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>) {
-        self.init(fields: fields, sections: sections, templates: templates, flags: flags, instances: [], staticLayout: nil)
-    }
-
-    /// The layout of one request. Static slots are copied from `staticLayout` (contiguous) rather
-    /// than rebuilt from the specs, so a request with instances does not visit every `FieldSpec`.
-    init(
-        fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>,
-        instances: [[Int]], staticLayout: Layout?
-    ) {
-        self.instances = instances.isEmpty ? Array(repeating: [], count: templates.count) : instances
+        var slots: [FieldSlot] = []
+        slots.reserveCapacity(fields.count)
         staticSlot = Array(repeating: 0, count: fields.count)
         staticSectionSlot = Array(repeating: 0, count: sections.count)
-        instanceBase = self.instances.map { Array(repeating: 0, count: $0.count) }
-        instanceSection = instanceBase
-        var instanceFields = 0
-        var instanceCount = 0
-        for (t, list) in self.instances.enumerated() where t < templates.count {
-            instanceFields += list.count * templates[t].fields.count
-            instanceCount += list.count
-        }
-        self.fields.reserveCapacity(fields.count + instanceFields)
-        self.sections.reserveCapacity(sections.count + instanceCount)
         for (s, section) in sections.enumerated() {
-            let sectionSlot = self.sections.count
-            staticSectionSlot[s] = sectionSlot
+            staticSectionSlot[s] = s
             self.sections.append(SectionSlot(section: s, template: -1, instance: -1, id: section.id))
+            let first = slots.count
             for i in section.fields {
-                staticSlot[i] = self.fields.count
-                if let base = staticLayout {
-                    self.fields.append(base.fields[base.staticSlot[i]].moved(toSection: sectionSlot))
-                } else {
-                    self.fields.append(
-                        FieldSlot(
-                            spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1,
-                            sectionSlot: sectionSlot, flags: flags[staticField: i], id: fields[i].id))
-                }
+                staticSlot[i] = slots.count
+                slots.append(
+                    FieldSlot(
+                        spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1, sectionSlot: s,
+                        flags: flags[staticField: i], id: fields[i].id))
             }
+            sectionFields.append(Int32(first)..<Int32(slots.count))
+        }
+        self.fields = FieldSlots(statics: slots)
+        sectionOrder = (0..<Int32(sections.count)).map { $0 }
+        instances = Array(repeating: [], count: templates.count)
+        instanceBase = instances
+        instanceSection = instances
+    }
+
+    /// The layout of one request: `base` (the plan's layout without instances) with the given
+    /// instances (per template, instance numbers in order) added after its slots.
+    init(base: Layout, sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>, instances: [[Int]]) {
+        self = base
+        self.instances = instances
+        var instanceFields: [FieldSlot] = []
+        var order: [Int32] = []
+        order.reserveCapacity(base.sections.count + instances.reduce(0) { $0 + $1.count })
+        for (s, section) in sections.enumerated() {
+            order.append(Int32(s))
             guard let t = section.template else { continue }
             let template = templates[t]
-            for (ordinal, n) in self.instances[t].enumerated() {
+            instanceBase[t] = []
+            instanceSection[t] = []
+            instanceBase[t].reserveCapacity(instances[t].count)
+            instanceSection[t].reserveCapacity(instances[t].count)
+            for (ordinal, n) in instances[t].enumerated() {
                 let instanceSlot = self.sections.count
-                instanceSection[t][ordinal] = instanceSlot
+                instanceSection[t].append(instanceSlot)
+                order.append(Int32(instanceSlot))
                 self.sections.append(SectionSlot(section: s, template: t, instance: n, id: "\(template.id)[\(n)]"))
-                instanceBase[t][ordinal] = self.fields.count
+                let first = fields.statics.count + instanceFields.count
+                instanceBase[t].append(first)
                 for a in template.fields.indices {
-                    self.fields.append(
+                    instanceFields.append(
                         FieldSlot(
                             spec: SpecRef(template: Int32(t), index: Int32(a)), instance: n, ordinal: ordinal,
                             sectionSlot: instanceSlot, flags: flags[.attribute(t, a)],
                             id: template.instanceFieldID(attr: a, index: n)))
                 }
+                sectionFields.append(Int32(first)..<Int32(first + template.fields.count))
             }
         }
+        fields.instances = instanceFields
+        sectionOrder = order
+    }
+
+    /// Field slots in output order: sections in order, each with its fields (SEMANTICS §7).
+    var outputOrder: OutputOrder { OutputOrder(sectionOrder: sectionOrder, sectionFields: sectionFields) }
+
+    struct OutputOrder: Sequence {
+        let sectionOrder: [Int32]
+        let sectionFields: [Range<Int32>]
+
+        struct Iterator: IteratorProtocol {
+            let order: OutputOrder
+            var section = 0
+            var cursor: Int32 = 0
+            var end: Int32 = 0
+
+            mutating func next() -> Int? {
+                while cursor == end {
+                    guard section < order.sectionOrder.count else { return nil }
+                    let r = order.sectionFields[Int(order.sectionOrder[section])]
+                    section += 1
+                    cursor = r.lowerBound
+                    end = r.upperBound
+                }
+                defer { cursor += 1 }
+                return Int(cursor)
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(order: self) }
     }
 
     /// The ordinal of instance `n` of template `t`, if it exists.

@@ -1,7 +1,7 @@
 /// A show/hide/enable/disable target of a field or of one of its options, flattened into one
 /// contiguous array per plan (`FormPlan.edges`) with what the settle loop reads each round, so
 /// that evaluating the structural targets of a large form streams memory instead of visiting
-/// field, option and target objects. The `TargetSpec` is read only for the `actions` output.
+/// field, option and target objects.
 struct StructuralEdge: Sendable {
     /// The option whose targets these are (its index), or -1 for the field's own targets.
     let option: Int32
@@ -10,7 +10,11 @@ struct StructuralEdge: Sendable {
     let condition: CompiledCondition?
     /// The condition when it is `$field op literal`: evaluated without visiting `condition`.
     let simple: (comparison: SimpleComparison, variable: FieldRef)?
-    let target: TargetSpec
+    /// The target's `idText` and `typeText`, for the `actions` output.
+    let idText: String
+    let typeText: String
+    /// Whether `idText` has `:index` to substitute.
+    let idHasIndex: Bool
 
     /// The field's structural targets in the order they apply: those of its options when it
     /// has options (only option targets apply then), else its own; destinations naming nothing
@@ -29,7 +33,8 @@ struct StructuralEdge: Sendable {
                 out.append(
                     StructuralEdge(
                         option: Int32(option), action: t.action, destination: t.destination, condition: t.condition,
-                        simple: simple, target: t))
+                        simple: simple, idText: t.idText, typeText: t.typeText,
+                        idHasIndex: t.idText.utf8.contains(UInt8(ascii: ":"))))
             }
         }
         if spec.hasOptions {
