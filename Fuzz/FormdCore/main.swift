@@ -1,7 +1,8 @@
 // libFuzzer entry for FormdCore. One binary, three targets chosen by FORMD_FUZZ_TARGET:
 //   submission  the request path: strict JSON parse of a submission + validate + evaluate
 //               against a fixed definition, then the response encoders
-//   expression  formula, condition and text-template parsing and evaluation
+//   expression  formula, condition and text-template parsing and evaluation; the formula
+//               program and the simple-comparison fast path checked against the trees
 //   definition  the definition loader: lenient JSON with locations, reader, checks, compiler
 // Any crash, hang or sanitizer report is a finding; inputs are never expected to be valid.
 
@@ -70,11 +71,22 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // The parsers and evaluators directly (fast: most of the budget goes to them), each
         // operand slot answering a different kind of value so every evaluation path runs.
         let environment = FuzzEnvironment(seed: bytes.first ?? 0)
+        // Oracles: what the engine runs (the postfix program, the simple-comparison fast path)
+        // must agree with the tree evaluators on every input.
         if let formula = try? Formula(parsing: text) {
-            _ = formula.substitutingIndex(3).evaluate(in: environment)
+            let bound = formula.substitutingIndex(3)
+            let tree = bound.evaluate(in: environment)
+            var ops: [FormulaProgram.Op] = []
+            let depth = FormulaProgram.compile(bound, into: &ops)
+            let program = FormulaProgram.evaluate(ops, 0..<ops.count, depth: max(depth, 1), in: environment)
+            if tree != program { fatalError("formula program \(String(describing: program)) != tree \(String(describing: tree))") }
         }
         if let condition = try? Condition(parsing: text) {
-            _ = condition.substitutingIndex(3).evaluate(in: environment)
+            let bound = condition.substitutingIndex(3)
+            let holds = bound.evaluate(in: environment)
+            if let simple = SimpleComparison(bound), simple.holds(environment.operand(simple.slot)) != holds {
+                fatalError("simple comparison disagrees with the condition evaluator")
+            }
         }
         var slots: [String: Int] = [:]
         let template = TextTemplate(parsing: text).substitutingIndex(3).bound { name in
