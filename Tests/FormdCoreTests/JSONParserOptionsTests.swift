@@ -138,6 +138,20 @@ private let trailing = JSONParser.Options(allowTrailingCommas: true)
         }
     }
 
+    @Test func duplicateKeysInObjectsThatGrowTheIndex() throws {
+        // Past the linear limit the keys go to a `KeyIndex`, which grows (64 buckets, then
+        // doubling): a duplicate is found whichever member it repeats, after any growth.
+        let members = (0..<5000).map { "\"key-\($0)\":\($0)" }
+        #expect(parseError("{" + members.joined(separator: ",") + "}") == nil)
+        for dup in [0, 16, 31, 32, 63, 64, 1000, 4095, 4999] {
+            let text = "{" + members.joined(separator: ",") + ",\"key-\(dup)\":0}"
+            #expect(parseError(text)?.message == "duplicate key \"key-\(dup)\"", "key-\(dup)")
+        }
+        // Canonically equivalent keys (equal as Swift strings, equal hashes) are duplicates too.
+        let many = (0..<100).map { "\"k\($0)\":0" }.joined(separator: ",")
+        #expect(parseError("{" + many + ",\"\u{E9}\":1,\"e\u{301}\":2}")?.message.hasPrefix("duplicate key") == true)
+    }
+
     @Test func escapedAndCanonicallyEquivalentKeysAreDuplicates() {
         #expect(parseError("{\"a\":1,\"\\u0061\":2}")?.message == "duplicate key \"a\"")
         // Swift String equality (used by JSONObject lookup) is canonical equivalence.

@@ -17,7 +17,7 @@ struct JSONParserCore {
     var entries: [String: JSONDocument.Entry] = [:]
     var tracker = LineTracker()
 
-    /// Small objects check duplicates linearly; from this many members on, with a Set
+    /// Small objects check duplicates linearly; from this many members on, with a `KeyIndex`
     /// (hostile objects with 100k members must not go quadratic).
     static let linearKeyCheckLimit = 16
 
@@ -233,18 +233,18 @@ struct JSONParserCore {
             i += 1
             return .object(object)
         }
-        var keySet: Set<String>? = nil
+        var keyIndex: KeyIndex? = nil
         while true {
             guard i < buf.count, buf[i] == UInt8(ascii: "\"") else {
                 throw unexpected("expected string key")
             }
             let keyStart = i
             let key = try parseString()
-            if keySet == nil && object.members.count >= Self.linearKeyCheckLimit {
-                keySet = Set(object.members.lazy.map(\.key))
+            if keyIndex == nil && object.members.count >= Self.linearKeyCheckLimit {
+                keyIndex = KeyIndex(object.members)
             }
-            if keySet != nil {
-                if keySet?.insert(key).inserted == false { throw duplicate(key, at: keyStart) }
+            if keyIndex != nil {
+                if !keyIndex!.insert(key, at: object.members.count, in: object.members) { throw duplicate(key, at: keyStart) }
             } else {
                 for m in object.members where m.key == key { throw duplicate(key, at: keyStart) }
             }
