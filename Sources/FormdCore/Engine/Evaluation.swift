@@ -197,6 +197,15 @@ extension FormPlan {
     }
 
     func route(_ key: String) -> Evaluation.Route {
+        // An instance-shaped key names no static field unless some static id has that shape:
+        // then the (large, randomly probed) id table is skipped.
+        if !templates.isEmpty && !staticIDsLookLikeInstances {
+            guard let k = InstanceKey(key) else { return fieldIndex[key].map { .field($0) } ?? .unknown }
+            for (t, tpl) in templates.enumerated() where tpl.section != nil {
+                if let a = tpl.attrIndex[k.pattern] { return .instance(template: t, index: k.index, attr: a) }
+            }
+            return .unknown
+        }
         if let i = fieldIndex[key] { return .field(i) }
         guard !templates.isEmpty, let k = InstanceKey(key) else { return .unknown }
         for (t, tpl) in templates.enumerated() where tpl.section != nil {

@@ -429,21 +429,27 @@ struct InstanceKey {
 
     /// Replaces the first `[digits]` with `[:index]`; `n` is parsed as a number (at most 9 digits).
     init?(_ key: String) {
-        let u = Array(key.utf8)
-        var i = 0
-        while i < u.count {
+        // Native strings are contiguous UTF-8: no copy of the key.
+        guard let parsed = key.utf8.withContiguousStorageIfAvailable({ Self.parse($0) }) ?? Self.parse(Array(key.utf8))
+        else { return nil }
+        (pattern, index) = parsed
+    }
+
+    private static func parse<C: RandomAccessCollection>(_ u: C) -> (pattern: String, index: Int)?
+    where C.Element == UInt8, C.Index == Int {
+        var i = u.startIndex
+        while i < u.endIndex {
             if u[i] == UInt8(ascii: "[") {
                 var j = i + 1
                 var n = 0
-                while j < u.count, u[j] >= 48, u[j] <= 57, j - i <= 9 {
+                while j < u.endIndex, u[j] >= 48, u[j] <= 57, j - i <= 9 {
                     n = n * 10 + Int(u[j] - 48)
                     j += 1
                 }
-                if j > i + 1, j < u.count, u[j] == UInt8(ascii: "]") {
-                    pattern = String(decoding: u[..<i], as: UTF8.self) + "[:index]"
+                if j > i + 1, j < u.endIndex, u[j] == UInt8(ascii: "]") {
+                    let pattern = String(decoding: u[..<i], as: UTF8.self) + "[:index]"
                         + String(decoding: u[(j + 1)...], as: UTF8.self)
-                    index = n
-                    return
+                    return (pattern, n)
                 }
             }
             i += 1

@@ -10,6 +10,9 @@ public final class FormPlan: Sendable {
     /// the hash table, since clients send keys in form order.
     let fieldIDs: [String]
     let sectionIndex: [String: Int]
+    /// Whether some static field id has the shape of an instance key (`x[3].y`). Usually not:
+    /// then a key of that shape is looked up among the templates only.
+    let staticIDsLookLikeInstances: Bool
     /// Per static section: whether it is dynamic (read per request without copying the
     /// `SectionSpec`, whose copy retained every reference it holds).
     let sectionIsDynamic: [Bool]
@@ -71,6 +74,7 @@ public final class FormPlan: Sendable {
         self.fieldIndex = fieldIndex
         self.fieldIDs = fields.map(\.id)
         self.sectionIndex = sectionIndex
+        self.staticIDsLookLikeInstances = fields.contains { InstanceKey($0.id) != nil }
         self.sectionIsDynamic = sections.map { $0.template != nil }
         self.templateIndex = templateIndex
         self.formulaOrder = formulaOrder
