@@ -56,22 +56,26 @@ extension Evaluation {
             }
             return
         }
-        if checks.flags.contains(.textChecks), checks.minLength > 0 || checks.maxLength < Int.max,
+        let minLength = Int(checks.minLength)
+        let maxLength = Int(checks.maxLength)
+        if checks.flags.contains(.textChecks), minLength > 0 || maxLength < Int32.max,
             let bytes = value[s].textUTF8CountForChecks,
             // Lengths count UTF-16 units, between a third of the UTF-8 bytes and all of them:
             // most values pass both bounds on the byte count, which a `String` holds inline.
-            bytes > checks.maxLength || (bytes + 2) / 3 < checks.minLength,
+            bytes > maxLength || (bytes + 2) / 3 < minLength,
             let length = value[s].textLengthForChecks
         {
-            if length < checks.minLength { fieldError(s, .minLength, params: [("min", .int(checks.minLength))]) }
-            if length > checks.maxLength { fieldError(s, .maxLength, params: [("max", .int(checks.maxLength))]) }
+            let rules = plan.spec(ref).validations
+            if length < minLength { fieldError(s, .minLength, params: [("min", .int(rules?.minLength ?? minLength))]) }
+            if length > maxLength { fieldError(s, .maxLength, params: [("max", .int(rules?.maxLength ?? maxLength))]) }
         }
         if checks.flags.contains(.numericChecks), let x = value[s]?.numericReading {
-            if let min = checks.minValue, x < min {
+            let limits = plan.valueLimits[Int(checks.limits)]
+            if let min = limits.min, x < min {
                 let text = plan.spec(ref).validations?.minValue?.text ?? min.canonicalText
                 fieldError(s, .minValue, params: [("min", .number(JSONNumber(literal: text)))])
             }
-            if let max = checks.maxValue, x > max {
+            if let max = limits.max, x > max {
                 let text = plan.spec(ref).validations?.maxValue?.text ?? max.canonicalText
                 fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))])
             }

@@ -61,19 +61,33 @@ public struct Evaluation: Sendable {
         self.mode = mode
         self.options = options
 
-        // 1. Which instances exist (SEMANTICS §7), and where each key goes.
+        // 1. Which instances exist (SEMANTICS §7), and where each key goes. Static slots do
+        // not depend on the instances, so keys naming static fields are placed right away; keys
+        // of instances wait until the instances are known.
         submission = values
-        var routes: [Route] = []
-        routes.reserveCapacity(values.count)
+        let staticCount = plan.staticLayout.fields.count
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
+        var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
+        memberSlot = Array(repeating: -1, count: values.count)
+        sentMember = Array(repeating: -1, count: staticCount)
         var next = 0  // the static field the next key most likely names
         // By index, reading only the key: `for member in values.members` copied each member,
         // retaining (and so fetching from memory) every submitted string value.
         let members = values.members
         for m in members.indices {
-            let route = plan.route(members[m].key, expected: &next)
-            if case .instance(let t, let n, _) = route { instanceSets[t].insert(n) }
-            routes.append(route)
+            switch plan.route(members[m].key, expected: &next) {
+            case .field(let i):
+                let slot = plan.staticLayout.staticSlot[i]
+                if sentMember[slot] < 0 {
+                    sentMember[slot] = Int32(m)
+                    memberSlot[m] = Int32(slot)
+                }
+            case .instance(let t, let n, let a):
+                instanceSets[t].insert(n)
+                pending.append((m, t, n, a))
+            case .unknown:
+                break
+            }
         }
         if instanceSets.contains(where: { !$0.isEmpty }) {
             layout = Layout(
@@ -83,30 +97,23 @@ public struct Evaluation: Sendable {
             layout = plan.staticLayout
         }
         let n = layout.fields.count
+        sentMember.append(contentsOf: repeatElement(-1, count: n - staticCount))
+        for p in pending {
+            guard let o = layout.ordinal(template: p.template, instance: p.index) else { continue }
+            let slot = layout.instanceBase[p.template][o] + p.attr
+            // A key may name the same slot twice only through different spellings of n
+            // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
+            if sentMember[slot] < 0 {
+                sentMember[slot] = Int32(p.member)
+                memberSlot[p.member] = Int32(slot)
+            }
+        }
         value = Array(repeating: nil, count: n)
-        sentMember = Array(repeating: -1, count: n)
         invalid = Array(repeating: false, count: n)
         cleared = Array(repeating: false, count: n)
         hidden = Array(repeating: false, count: n)
         disabled = Array(repeating: false, count: n)
         sectionHidden = Array(repeating: false, count: layout.sections.count)
-
-        memberSlot = Array(repeating: -1, count: routes.count)
-        for (m, route) in routes.enumerated() {
-            var slot = -1
-            switch route {
-            case .field(let i): slot = layout.staticSlot[i]
-            case .instance(let t, let n, let a):
-                if let o = layout.ordinal(template: t, instance: n) { slot = layout.instanceBase[t][o] + a }
-            case .unknown: break
-            }
-            // A key may name the same slot twice only through different spellings of n
-            // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
-            if slot >= 0 && sentMember[slot] < 0 {
-                sentMember[slot] = Int32(m)
-                memberSlot[m] = Int32(slot)
-            }
-        }
 
         // 2. Coerce, defaults, base flags.
         for s in 0..<n {

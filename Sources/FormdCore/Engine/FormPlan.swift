@@ -31,6 +31,7 @@ public final class FormPlan: Sendable {
     let flags: SpecTable<Layout.Flags>
     let coercers: SpecTable<ValueCoercer>
     let checks: SpecTable<FieldChecks>
+    let valueLimits: [ValueLimits]
     let compares: SpecTable<CompareCheck?>
     /// Every option of every spec in definition order, in one array: ids (for coercion and
     /// the settle loop) and numeric payloads (`value`, for formulas); `optionRanges` says
@@ -84,7 +85,13 @@ public final class FormPlan: Sendable {
         coercers = SpecTable(fields: fields, templates: templates) {
             ValueCoercer(kind: $0.coercer.kind, formatter: $0.coercer.formatter, optionIDs: [])
         }
-        checks = SpecTable(fields: fields, templates: templates, FieldChecks.init)
+        var limits: [ValueLimits] = []
+        checks = SpecTable(fields: fields, templates: templates) { spec in
+            guard let l = ValueLimits(spec) else { return FieldChecks(spec, limits: -1) }
+            limits.append(l)
+            return FieldChecks(spec, limits: Int32(limits.count - 1))
+        }
+        valueLimits = limits
         compares = SpecTable(fields: fields, templates: templates, CompareCheck.init)
         var ids: [JSONValue?] = []
         var numbers: [FormNumber?] = []
