@@ -17,11 +17,11 @@ extension Evaluation {
         writeDropped(&w)
         w.key("hidden")
         w.beginArray()
-        for s in layout.outputOrder where !isVisible(s) { w.string(layout.fields[s].id) }
+        for s in layout.outputOrder where !isVisible(s) { w.string(layout.ids[s]) }
         w.endArray()
         w.key("disabled")
         w.beginArray()
-        for s in layout.outputOrder where disabled[s] { w.string(layout.fields[s].id) }
+        for s in layout.outputOrder where disabled[s] { w.string(layout.ids[s]) }
         w.endArray()
         w.endObject()
     }
@@ -38,7 +38,7 @@ extension Evaluation {
         w.beginObject()
         for s in layout.outputOrder {
             let visible = isVisible(s)
-            w.key(layout.fields[s].id)
+            w.key(layout.ids[s])
             w.beginObject()
             w.key("visible")
             w.bool(visible)
@@ -95,7 +95,7 @@ extension Evaluation {
         w.beginObject()
         for s in layout.outputOrder {
             guard let v = outputValue(s) else { continue }
-            w.key(layout.fields[s].id)
+            w.key(layout.ids[s])
             w.writeValue(v)
         }
         w.endObject()

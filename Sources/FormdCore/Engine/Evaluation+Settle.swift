@@ -89,7 +89,7 @@ extension Evaluation {
                         || sectionHidden[layout.fields[s].sectionSlot]
                             != newSectionHidden[layout.fields[s].sectionSlot]
                     {
-                        names.append(layout.fields[s].id)
+                        names.append(layout.ids[s])
                     }
                     unstableFields = names
                 }

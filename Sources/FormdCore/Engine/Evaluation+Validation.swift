@@ -51,7 +51,7 @@ extension Evaluation {
             return
         }
         if value[s].isNone {
-            if checks.flags.contains(.required), mode == .validate || changedIDs.contains(layout.fields[s].id) {
+            if checks.flags.contains(.required), mode == .validate || changedIDs.contains(layout.ids[s]) {
                 fieldError(s, .required, params: [])
             }
             return
@@ -96,7 +96,7 @@ extension Evaluation {
             let o = layout.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
             let other = effectiveValue(o), !compare(v, other, kind: c.kind, c.rule)
         {
-            fieldError(s, .compare, params: [("other", .string(layout.fields[o].id)), ("rule", .string(c.rule.rawValue))])
+            fieldError(s, .compare, params: [("other", .string(layout.ids[o])), ("rule", .string(c.rule.rawValue))])
         }
         if let check = spec?.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
             fieldError(s, check.errorCode, params: [])
@@ -112,7 +112,7 @@ extension Evaluation {
             slot.instance >= 0 ? IndexPlaceholder.substitute(spec.label, slot.instance) : spec.label
         errors.append(
             makeError(
-                .field(slot.id), code, params: params, label: label, fieldMessages: spec.validations?.messageTable))
+                .field(layout.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable))
     }
 
     /// One `format` check within what is left of the request's budget.

@@ -26,22 +26,21 @@ struct Layout: Sendable {
         static let conditionInput = Flags(rawValue: 256)
     }
 
-    /// 40 bytes. Instance numbers have at most 9 digits (`InstanceKey`), so 32 bits hold them.
+    /// 24 bytes, no references (ids are in `Layout.ids`): every pass of an evaluation reads
+    /// these. Instance numbers have at most 9 digits (`InstanceKey`), so 32 bits hold them.
     struct FieldSlot: Sendable {
         let spec: SpecRef
         private let instance32: Int32
         private let ordinal32: Int32
         private let sectionSlot32: Int32
         let flags: Flags
-        let id: String
 
-        init(spec: SpecRef, instance: Int, ordinal: Int, sectionSlot: Int, flags: Flags, id: String) {
+        init(spec: SpecRef, instance: Int, ordinal: Int, sectionSlot: Int, flags: Flags) {
             self.spec = spec
             self.instance32 = Int32(truncatingIfNeeded: instance)
             self.ordinal32 = Int32(truncatingIfNeeded: ordinal)
             self.sectionSlot32 = Int32(truncatingIfNeeded: sectionSlot)
             self.flags = flags
-            self.id = id
         }
 
         /// The instance number `n`, or -1.
@@ -74,6 +73,17 @@ struct Layout: Sendable {
     }
 
     var fields: FieldSlots
+    /// Field ids by slot (instance ids with their number), in the same two parts as `fields`.
+    var ids: FieldIDs
+
+    struct FieldIDs: Sendable {
+        let statics: [String]
+        var instances: [String] = []
+
+        @inline(__always) subscript(s: Int) -> String {
+            s < statics.count ? statics[s] : instances[s - statics.count]
+        }
+    }
     /// Section slots: static sections first (as in the layout without instances), then the
     /// instances' sections.
     var sections: [SectionSlot] = []
@@ -95,7 +105,9 @@ struct Layout: Sendable {
     /// The layout without instances (built once per plan).
     init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>) {
         var slots: [FieldSlot] = []
+        var staticIDs: [String] = []
         slots.reserveCapacity(fields.count)
+        staticIDs.reserveCapacity(fields.count)
         staticSlot = Array(repeating: 0, count: fields.count)
         staticSectionSlot = Array(repeating: 0, count: sections.count)
         for (s, section) in sections.enumerated() {
@@ -107,11 +119,13 @@ struct Layout: Sendable {
                 slots.append(
                     FieldSlot(
                         spec: SpecRef(template: -1, index: Int32(i)), instance: -1, ordinal: -1, sectionSlot: s,
-                        flags: flags[staticField: i], id: fields[i].id))
+                        flags: flags[staticField: i]))
+                staticIDs.append(fields[i].id)
             }
             sectionFields.append(Int32(first)..<Int32(slots.count))
         }
         self.fields = FieldSlots(statics: slots)
+        ids = FieldIDs(statics: staticIDs)
         sectionOrder = (0..<Int32(sections.count)).map { $0 }
         instances = Array(repeating: [], count: templates.count)
         instanceBase = instances
@@ -124,6 +138,7 @@ struct Layout: Sendable {
         self = base
         self.instances = instances
         var instanceFields: [FieldSlot] = []
+        var instanceIDs: [String] = []
         var order: [Int32] = []
         order.reserveCapacity(base.sections.count + instances.reduce(0) { $0 + $1.count })
         for (s, section) in sections.enumerated() {
@@ -145,13 +160,14 @@ struct Layout: Sendable {
                     instanceFields.append(
                         FieldSlot(
                             spec: SpecRef(template: Int32(t), index: Int32(a)), instance: n, ordinal: ordinal,
-                            sectionSlot: instanceSlot, flags: flags[.attribute(t, a)],
-                            id: template.instanceFieldID(attr: a, index: n)))
+                            sectionSlot: instanceSlot, flags: flags[.attribute(t, a)]))
+                    instanceIDs.append(template.instanceFieldID(attr: a, index: n))
                 }
                 sectionFields.append(Int32(first)..<Int32(first + template.fields.count))
             }
         }
         fields.instances = instanceFields
+        ids.instances = instanceIDs
         sectionOrder = order
     }
 
