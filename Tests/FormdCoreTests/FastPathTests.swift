@@ -112,3 +112,87 @@ import Testing
         }
     }
 }
+
+/// Strings canonical as sent (`keepsSentText`) are read from the submission instead of being
+/// coerced into the evaluation's own value array: they must come out exactly as the coercer says.
+@Suite struct SentAsIsTests {
+    private static let definition = Engine.fields(
+        #"{"id": "t", "type": "text"}"#,
+        #"{"id": "n", "type": "name"}"#,
+        #"{"id": "p", "type": "password"}"#,
+        #"{"id": "e", "type": "email"}"#,
+        #"{"id": "c", "type": "custom"}"#,
+        #"{"id": "contact.phone_number", "type": "text"}"#,
+        #"{"id": "bank_account_number", "type": "text"}"#,
+        #"{"id": "d", "type": "text", "value": "fallback"}"#,
+        #"{"id": "m", "type": "text", "validations": {"min_length": 3, "max_length": 6}}"#)
+
+    @Test func agreesWithTheCoercer() throws {
+        let form = try Engine.load(Self.definition)
+        let ids = ["t", "n", "p", "e", "c", "contact.phone_number", "bank_account_number", "d", "m"]
+        var state: UInt64 = 11
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let alphabet = Array("ab@. ,\t\u{00A0}é1")
+        var sentAsIs = 0
+        for _ in 0..<3_000 {
+            let strings = ids.map { _ in String((0..<(next() % 9)).map { _ in alphabet[next() % alphabet.count] }) }
+            var values = JSONObject()
+            for (id, text) in zip(ids, strings) { values.append(id, .string(text)) }
+            let e = Evaluation(plan: form.plan, values: values, mode: .validate, options: EvaluationOptions())
+            for (i, id) in ids.enumerated() {
+                let s = e.layout.staticSlot[try #require(form.plan.fieldIndex[id])]
+                let spec = form.plan.spec(e.layout.fields[s].spec)
+                let expected: JSONValue?
+                var expectedInvalid = false
+                switch spec.coercer.coerce(.string(strings[i])) {
+                case .value(let c): expected = c
+                case .none: expected = spec.defaultValue
+                case .invalid: expected = nil; expectedInvalid = true
+                }
+                #expect(e.value(s) == expected, "\(id) = \(strings[i].debugDescription)")
+                #expect(e.isInvalid(s) == expectedInvalid, "\(id) = \(strings[i].debugDescription)")
+                if e.origin[s] == .sent { sentAsIs += 1 }
+            }
+        }
+        // The fast path is taken, and not only: formatters and blanks go the long way.
+        #expect(sentAsIs > 3_000 && sentAsIs < 3_000 * ids.count)
+    }
+
+    @Test func responsesCarryTheSubmittedStrings() throws {
+        let r = try Engine.run(
+            Self.definition,
+            #"{"t": "x y", "e": "a@b.no", "contact.phone_number": "12 34", "d": "  ", "m": "ab", "c": "é"}"#,
+            mode: .validate)
+        #expect(r.text("t") == #""x y""#)
+        #expect(r.text("e") == #""a@b.no""#)
+        #expect(r.text("contact.phone_number") == #""1234""#)
+        #expect(r.text("d") == #""fallback""#)
+        #expect(r.text("c") == #""é""#)
+        #expect(r.codes("m") == ["min_length"])
+        let bad = try Engine.run(Self.definition, #"{"e": "not an address", "m": "abcdefg"}"#, mode: .validate)
+        #expect(bad.codes("e") == ["type"])
+        #expect(bad.text("e") == #""not an address""#)
+        #expect(bad.codes("m") == ["max_length"])
+    }
+
+    @Test func targetsReplaceASubmittedString() throws {
+        let def = Engine.fields(
+            #"{"id": "go", "type": "switch", "targets": [{"id": "t", "type": "field", "action": "update", "target_value": "new"}, {"id": "u", "type": "field", "action": "clear"}]}"#,
+            #"{"id": "t", "type": "text", "validations": {"max_length": 3}}"#,
+            #"{"id": "u", "type": "text", "validations": {"required": true}}"#,
+            #"{"id": "v", "type": "text", "formula": "t u"}"#)
+        let r = try Engine.run(def, #"{"go": true, "t": "sent value", "u": "kept?"}"#, changed: ["go"])
+        #expect(r.text("t") == #""new""#)
+        #expect(r.value("u") == nil)
+        #expect(r.dropped == ["u:cleared"])
+        #expect(r.codes("t") == [])
+        #expect(r.value("v")?.stringValue?.hasPrefix("new") == true)
+        let untouched = try Engine.run(def, #"{"go": true, "t": "sent value", "u": "kept"}"#, mode: .validate)
+        #expect(untouched.text("t") == #""sent value""#)
+        #expect(untouched.codes("t") == ["max_length"])
+        #expect(untouched.text("v") == #""sent value kept""#)
+    }
+}

@@ -179,7 +179,9 @@ extension Evaluation {
     static func operand(_ e: UnsafePointer<Evaluation>, _ s: Int, use: EvaluationEnvironment.Use) -> Operand {
         let flags = e.pointee.layout.fields[s].flags
         guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.layout.fields[s].sectionSlot],
-            let v = e.pointee.value[s]
+            // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
+            let v = e.pointee.origin[s] == .sent
+                ? e.pointee.submission.members[Int(e.pointee.sentMember[s])].value : e.pointee.stored[s]
         else { return .missing }
         if use == .formula && flags.contains(.hasOptions) {
             guard let n = e.pointee.plan.optionNumber(for: v, e.pointee.layout.fields[s].spec) else { return .missing }

@@ -86,17 +86,24 @@ extension Evaluation {
     /// The value a slot has in the response: canonical, or as sent when its kind cannot hold it.
     func outputValue(_ s: Int) -> JSONValue? {
         guard isVisible(s) else { return nil }
-        if invalid[s] { return sent(s) }
-        return value[s]
+        if origin[s] == .invalid { return sent(s) }
+        return value(s)
     }
 
     private func writeValues(_ w: inout JSONWriter) {
         w.key("values")
         w.beginObject()
-        for s in layout.outputOrder {
-            guard let v = outputValue(s) else { continue }
-            w.key(layout.ids[s])
-            w.writeValue(v)
+        for s in layout.outputOrder where isVisible(s) {
+            // Submitted values are written from where they are (`outputValue` copies them).
+            if origin[s] != .stored {
+                let m = Int(sentMember[s])
+                guard m >= 0 else { continue }
+                w.key(layout.ids[s])
+                w.writeValue(submission.members[m].value)
+            } else if let v = stored[s] {
+                w.key(layout.ids[s])
+                w.writeValue(v)
+            }
         }
         w.endObject()
     }
@@ -153,8 +160,8 @@ extension Evaluation {
                 reason = .hidden
             } else if flags.contains(.hasFormula) {
                 let spec = plan.spec(layout.fields[slot].spec)
-                reason = Self.sameValue(sent: members[m].value, computed: value[slot], spec: spec) ? nil : .computed
-            } else if cleared[slot] && value[slot] == nil {
+                reason = Self.sameValue(sent: members[m].value, computed: stored[slot], spec: spec) ? nil : .computed
+            } else if cleared[slot] && !hasValue(slot) {
                 reason = .cleared
             } else {
                 reason = nil

@@ -24,7 +24,7 @@ extension Evaluation {
         while true {
             round += 1
             // In the last allowed round, keep the values to name formula fields that kept changing.
-            let valuesBefore = round >= maxRounds ? value : nil
+            let valuesBefore = round >= maxRounds ? stored : nil
             var formulasChanged = false
             if formulasDirty {
                 var targetInputChanged = false
@@ -39,11 +39,11 @@ extension Evaluation {
                 hides.removeAll(keepingCapacity: true)
                 enables.removeAll(keepingCapacity: true)
                 disables.removeAll(keepingCapacity: true)
-                for s in sources where isVisible(s) && value[s] != nil {
+                for s in sources where isVisible(s) && hasValue(s) {
                     let ref = layout.fields[s].spec
                     var selected: Int32 = -1
                     if layout.fields[s].flags.contains(.hasOptions) {
-                        guard let v = value[s], let k = plan.optionIndex(for: v, ref) else { continue }
+                        guard let v = value(s), let k = plan.optionIndex(for: v, ref) else { continue }
                         selected = Int32(k)
                     }
                     for e in plan.edgeRanges[ref] {
@@ -85,7 +85,7 @@ extension Evaluation {
                 if !stable {
                     var names: [String] = []
                     for s in layout.outputOrder
-                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s] != value[s] } ?? false)
+                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s] != stored[s] } ?? false)
                         || sectionHidden[layout.fields[s].sectionSlot]
                             != newSectionHidden[layout.fields[s].sectionSlot]
                     {
@@ -190,8 +190,9 @@ extension Evaluation {
         let flags = layout.fields[s].flags
         guard flags.contains(.hasFormula) else { return false }
         let result = formulaValue(slot: s)
-        if result != value[s] {
-            value[s] = result
+        // Formula slots never hold the submitted value (no `keepsSentText`): `stored` is theirs.
+        if result != stored[s] {
+            stored[s] = result
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }
             return true
         }

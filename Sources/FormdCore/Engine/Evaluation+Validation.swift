@@ -45,12 +45,12 @@ extension Evaluation {
     private mutating func validateField(_ s: Int) {
         let ref = layout.fields[s].spec
         let checks = plan.checks[ref]
-        if invalid[s] {
+        if origin[s] == .invalid {
             let spec = plan.spec(ref)
             fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
             return
         }
-        if value[s].isNone {
+        if origin[s] != .sent && stored[s].isNone {
             if checks.flags.contains(.required), mode == .validate || changedIDs.contains(layout.ids[s]) {
                 fieldError(s, .required, params: [])
             }
@@ -59,17 +59,18 @@ extension Evaluation {
         let minLength = Int(checks.minLength)
         let maxLength = Int(checks.maxLength)
         if checks.flags.contains(.textChecks), minLength > 0 || maxLength < Int32.max,
-            let bytes = value[s].textUTF8CountForChecks,
+            let bytes = origin[s] == .sent
+                ? submission.members[Int(sentMember[s])].value.textUTF8CountForChecks : stored[s].textUTF8CountForChecks,
             // Lengths count UTF-16 units, between a third of the UTF-8 bytes and all of them:
             // most values pass both bounds on the byte count, which a `String` holds inline.
             bytes > maxLength || (bytes + 2) / 3 < minLength,
-            let length = value[s].textLengthForChecks
+            let length = value(s).textLengthForChecks
         {
             let rules = plan.spec(ref).validations
             if length < minLength { fieldError(s, .minLength, params: [("min", .int(rules?.minLength ?? minLength))]) }
             if length > maxLength { fieldError(s, .maxLength, params: [("max", .int(rules?.maxLength ?? maxLength))]) }
         }
-        if checks.flags.contains(.numericChecks), let x = value[s]?.numericReading {
+        if checks.flags.contains(.numericChecks), let x = value(s)?.numericReading {
             let limits = plan.valueLimits[Int(checks.limits)]
             if let min = limits.min, x < min {
                 let text = plan.spec(ref).validations?.minValue?.text ?? min.canonicalText
@@ -80,7 +81,7 @@ extension Evaluation {
                 fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))])
             }
         }
-        if !checks.flags.isDisjoint(with: [.rare, .compare]), let v = value[s] { validateRare(s, v, checks) }
+        if !checks.flags.isDisjoint(with: [.rare, .compare]), let v = value(s) { validateRare(s, v, checks) }
     }
 
     /// `format`, `compare_to` and id checks.
@@ -166,6 +167,17 @@ extension Optional<JSONValue> {
         switch self {
         case .some(.string(let s)): s.utf16.count
         case .some(.number(let n)): n.text.utf16.count
+        default: nil
+        }
+    }
+}
+
+extension JSONValue {
+    /// `textForChecks?.utf8.count`, read in place.
+    @inline(__always) var textUTF8CountForChecks: Int? {
+        switch self {
+        case .string(let s): s.utf8.count
+        case .number(let n): n.text.utf8.count
         default: nil
         }
     }

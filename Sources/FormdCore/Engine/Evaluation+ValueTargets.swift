@@ -17,7 +17,7 @@ extension Evaluation {
             if let s = context {
                 let spec = plan.spec(layout.fields[s].spec)
                 if spec.hasOptions {
-                    guard let v = value[s],
+                    guard let v = value(s),
                         let option = spec.option(for: v)
                     else { continue }
                     targets = option.targets
@@ -46,20 +46,17 @@ extension Evaluation {
             guard let tv = t.targetValue, spec.formula == nil else { return }
             switch spec.coercer.coerce(tv) {
             case .value(let c):
-                value[d] = c
-                invalid[d] = false
+                setValue(d, c)
                 cleared[d] = false
                 Self.record(action(t, from: context, value: c), into: &actions, seen: &actionSet)
             case .none:
-                value[d] = nil
-                invalid[d] = false
+                setValue(d, nil)
                 Self.record(action(t, from: context, value: .null), into: &actions, seen: &actionSet)
             case .invalid:
                 return  // a select without that option, or a value the kind cannot hold: nothing happens
             }
         case .clear:
-            value[d] = nil
-            invalid[d] = false
+            setValue(d, nil)
             cleared[d] = true
             Self.record(action(t, from: context, value: nil), into: &actions, seen: &actionSet)
         case .show, .hide, .enable, .disable:

@@ -21,13 +21,26 @@ public struct Evaluation: Sendable {
     let options: EvaluationOptions
     var layout: Layout
 
+    /// Where a slot's value is.
+    enum ValueOrigin: UInt8 {
+        /// In `stored` (nil: no value).
+        case stored
+        /// The submitted one, canonical as sent (`keepsSentText`), read in place from the
+        /// submission: copying it retained (and at the end released) every submitted string,
+        /// two atomic operations per string on memory that large submissions had evicted.
+        case sent
+        /// None: the submitted value cannot be held by the field's kind (a `type` error).
+        case invalid
+    }
+
     // Per field slot.
-    var value: [JSONValue?]
+    /// The slot's value when `origin` is `.stored`: read it through `value(_:)`.
+    var stored: [JSONValue?]
+    var origin: [ValueOrigin]
     /// Index in `submission.members` of the value sent for the slot, or -1. Indices, not copies:
     /// copying the submitted values retained and released every string of a large submission
     /// several times over.
     var sentMember: [Int32]
-    var invalid: [Bool]
     var cleared: [Bool]
     var hidden: [Bool]
     var disabled: [Bool]
@@ -108,8 +121,8 @@ public struct Evaluation: Sendable {
                 memberSlot[p.member] = Int32(slot)
             }
         }
-        value = Array(repeating: nil, count: n)
-        invalid = Array(repeating: false, count: n)
+        stored = Array(repeating: nil, count: n)
+        origin = Array(repeating: .stored, count: n)
         cleared = Array(repeating: false, count: n)
         hidden = Array(repeating: false, count: n)
         disabled = Array(repeating: false, count: n)
@@ -121,14 +134,28 @@ public struct Evaluation: Sendable {
             hidden[s] = flags.contains(.baseHidden)
             disabled[s] = flags.contains(.baseDisabled)
             guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
-            guard let v = sent(s) else {
-                if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }
+            let m = Int(sentMember[s])
+            guard m >= 0 else {
+                if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }
                 continue
             }
-            switch plan.coerce(v, layout.fields[s].spec) {
-            case .value(let c): value[s] = c
-            case .invalid: invalid[s] = true
-            case .none: if flags.contains(.hasDefault) { value[s] = plan.spec(layout.fields[s].spec).defaultValue }
+            // Strings canonical as sent are checked where they are, not copied.
+            if flags.contains(.keepsSentText), case .string(let text) = members[m].value,
+                !flags.contains(.hasFormatter) || !plan.formatterChanges(text, layout.fields[s].spec)
+            {
+                if text.isBlank {
+                    if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }
+                } else if flags.contains(.isEmail) && !EmailAddress.isValid(text) {
+                    origin[s] = .invalid
+                } else {
+                    origin[s] = .sent
+                }
+                continue
+            }
+            switch plan.coerce(members[m].value, layout.fields[s].spec) {
+            case .value(let c): stored[s] = c
+            case .invalid: origin[s] = .invalid
+            case .none: if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }
             }
         }
 
@@ -163,7 +190,24 @@ public struct Evaluation: Sendable {
     @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[layout.fields[s].sectionSlot] }
 
     /// The value as the rest of the form sees it: none when hidden or invalid (SEMANTICS §2, §5.3).
-    @inline(__always) func effectiveValue(_ s: Int) -> JSONValue? { isVisible(s) ? value[s] : nil }
+    @inline(__always) func effectiveValue(_ s: Int) -> JSONValue? { isVisible(s) ? value(s) : nil }
+
+    /// The slot's canonical value (SEMANTICS §2), whatever its visibility.
+    @inline(__always) func value(_ s: Int) -> JSONValue? {
+        origin[s] == .sent ? submission.members[Int(sentMember[s])].value : stored[s]
+    }
+
+    /// Whether the slot has a value.
+    @inline(__always) func hasValue(_ s: Int) -> Bool { origin[s] == .sent || stored[s] != nil }
+
+    /// Whether the submitted value could not be held (a `type` error).
+    @inline(__always) func isInvalid(_ s: Int) -> Bool { origin[s] == .invalid }
+
+    /// Sets the slot's value (no longer the submitted one, nor invalid).
+    @inline(__always) mutating func setValue(_ s: Int, _ v: JSONValue?) {
+        stored[s] = v
+        origin[s] = .stored
+    }
 }
 
 /// Engine settings that come from the service's configuration.

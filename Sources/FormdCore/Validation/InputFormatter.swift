@@ -19,16 +19,20 @@ public enum InputFormatter: String, Sendable, Hashable, CaseIterable {
 
     /// `value` with this formatter's separators removed.
     public func normalise(_ value: String) -> String {
-        let removed: UInt8
-        switch self {
-        case .phoneNumber, .socialSecurityNumber: removed = UInt8(ascii: " ")
-        case .bankAccountNumber: removed = UInt8(ascii: ".")
-        case .email: removed = UInt8(ascii: ",")
-        }
+        let removed = removedByte
         // Common case: nothing to remove, no new string.
         guard value.utf8.contains(removed) else { return value }
         // Removing an ASCII byte from valid UTF-8 leaves valid UTF-8.
         return String(decoding: value.utf8.filter { $0 != removed }, as: UTF8.self)
+    }
+
+    /// The separator this formatter removes.
+    public var removedByte: UInt8 {
+        switch self {
+        case .phoneNumber, .socialSecurityNumber: UInt8(ascii: " ")
+        case .bankAccountNumber: UInt8(ascii: ".")
+        case .email: UInt8(ascii: ",")
+        }
     }
 
     /// Normalises a submitted string for the field `fieldID` of type `type`.
