@@ -83,18 +83,12 @@ extension Evaluation {
         w.endObject()
     }
 
-    /// The value a slot has in the response: canonical, or as sent when its kind cannot hold it.
-    func outputValue(_ s: Int) -> JSONValue? {
-        guard isVisible(s) else { return nil }
-        if origin[s] == .invalid { return sent(s) }
-        return value(s)
-    }
-
     private func writeValues(_ w: inout JSONWriter) {
         w.key("values")
         w.beginObject()
         for s in layout.outputOrder where isVisible(s) {
-            // Submitted values are written from where they are (`outputValue` copies them).
+            // Visible fields with their canonical value, or the value as sent when their kind
+            // cannot hold it; submitted values are written from where they are, not copied.
             if origin[s] != .stored {
                 let m = Int(sentMember[s])
                 guard m >= 0 else { continue }

@@ -200,9 +200,6 @@ public struct Evaluation: Sendable {
     /// Whether the slot has a value.
     @inline(__always) func hasValue(_ s: Int) -> Bool { origin[s] == .sent || stored[s] != nil }
 
-    /// Whether the submitted value could not be held (a `type` error).
-    @inline(__always) func isInvalid(_ s: Int) -> Bool { origin[s] == .invalid }
-
     /// Sets the slot's value (no longer the submitted one, nor invalid).
     @inline(__always) mutating func setValue(_ s: Int, _ v: JSONValue?) {
         stored[s] = v
