@@ -169,7 +169,7 @@ extension Evaluation {
     /// submission is coerced to the field's kind first, so `300.0` and `"300"` match `300`.
     static func sameValue(sent: JSONValue, computed: JSONValue?, spec: FieldSpec) -> Bool {
         guard let computed else { return false }
-        guard case .value(let c) = spec.coercer.coerce(sent) else { return false }
+        guard let c = spec.coercer.coerce(sent).canonical(of: sent) else { return false }
         if c == computed { return true }
         if case .number(let a) = c, case .number(let b) = computed { return OptionMatch.numericEqual(a.text, b.text) }
         return false

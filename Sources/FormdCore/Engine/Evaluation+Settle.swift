@@ -190,7 +190,7 @@ extension Evaluation {
         let flags = layout.fields[s].flags
         guard flags.contains(.hasFormula) else { return false }
         let result = formulaValue(slot: s)
-        // Formula slots never hold the submitted value (no `keepsSentText`): `stored` is theirs.
+        // Formula slots never hold the submitted value (they are not coerced): `stored` is theirs.
         if result != stored[s] {
             stored[s] = result
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }

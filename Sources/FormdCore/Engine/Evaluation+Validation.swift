@@ -154,13 +154,7 @@ extension Optional<JSONValue> {
     }
 
     /// `textForChecks?.utf8.count`: the count a native `String` stores inline.
-    @inline(__always) var textUTF8CountForChecks: Int? {
-        switch self {
-        case .some(.string(let s)): s.utf8.count
-        case .some(.number(let n)): n.text.utf8.count
-        default: nil
-        }
-    }
+    @inline(__always) var textUTF8CountForChecks: Int? { self?.textUTF8CountForChecks }
 
     /// `textForChecks?.utf16.count`.
     @inline(__always) var textLengthForChecks: Int? {

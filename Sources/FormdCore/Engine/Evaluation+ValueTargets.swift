@@ -44,15 +44,15 @@ extension Evaluation {
         case .update:
             // Without target_value it only triggered formulas in the original: nothing to do.
             guard let tv = t.targetValue, spec.formula == nil else { return }
-            switch spec.coercer.coerce(tv) {
-            case .value(let c):
+            let coerced = spec.coercer.coerce(tv)
+            if let c = coerced.canonical(of: tv) {
                 setValue(d, c)
                 cleared[d] = false
                 Self.record(action(t, from: context, value: c), into: &actions, seen: &actionSet)
-            case .none:
+            } else if coerced == .none {
                 setValue(d, nil)
                 Self.record(action(t, from: context, value: .null), into: &actions, seen: &actionSet)
-            case .invalid:
+            } else {
                 return  // a select without that option, or a value the kind cannot hold: nothing happens
             }
         case .clear:

@@ -25,7 +25,7 @@ public struct Evaluation: Sendable {
     enum ValueOrigin: UInt8 {
         /// In `stored` (nil: no value).
         case stored
-        /// The submitted one, canonical as sent (`keepsSentText`), read in place from the
+        /// The submitted one, canonical as sent (`Coerced.asSent`), read in place from the
         /// submission: copying it retained (and at the end released) every submitted string,
         /// two atomic operations per string on memory that large submissions had evicted.
         case sent
@@ -139,20 +139,8 @@ public struct Evaluation: Sendable {
                 if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }
                 continue
             }
-            // Strings canonical as sent are checked where they are, not copied.
-            if flags.contains(.keepsSentText), case .string(let text) = members[m].value,
-                !flags.contains(.hasFormatter) || !plan.formatterChanges(text, layout.fields[s].spec)
-            {
-                if text.isBlank {
-                    if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }
-                } else if flags.contains(.isEmail) && !EmailAddress.isValid(text) {
-                    origin[s] = .invalid
-                } else {
-                    origin[s] = .sent
-                }
-                continue
-            }
             switch plan.coerce(members[m].value, layout.fields[s].spec) {
+            case .asSent: origin[s] = .sent
             case .value(let c): stored[s] = c
             case .invalid: origin[s] = .invalid
             case .none: if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }

@@ -84,14 +84,6 @@ extension FieldSpec {
         if baseHidden { f.insert(.baseHidden) }
         if baseDisabled { f.insert(.baseDisabled) }
         if defaultValue != nil { f.insert(.hasDefault) }
-        if coercer.formatter != nil { f.insert(.hasFormatter) }
-        if holdsValue, formula == nil {
-            switch kind {
-            case .text, .name, .password, .custom: f.insert(.keepsSentText)
-            case .email: f.formUnion([.keepsSentText, .isEmail])
-            default: break
-            }
-        }
         return f
     }
 

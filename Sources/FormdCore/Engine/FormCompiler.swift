@@ -172,6 +172,7 @@ struct FormCompiler {
         if let v = field.value, field.kind.holdsValue {
             switch coercer.coerce(v) {
             case .value(let c): defaultValue = c
+            case .asSent: defaultValue = v
             case .none: break
             case .invalid:
                 error(field.path + ".value", "value \(v.compactText) cannot be held by a \(field.kind.expectedName) field")

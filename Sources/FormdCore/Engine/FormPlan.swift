@@ -166,12 +166,6 @@ public final class FormPlan: Sendable {
         return coercers[ref].coerce(value, options: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
     }
 
-    /// Whether the spec's input formatter would change `text` (it holds the separator).
-    @inline(__always) func formatterChanges(_ text: String, _ ref: Layout.SpecRef) -> Bool {
-        guard let f = coercers[ref].formatter else { return false }
-        return text.utf8.contains(f.removedByte)
-    }
-
     /// The position of the option `value` chose among the spec's options.
     @inline(__always) func optionIndex(for value: JSONValue, _ ref: Layout.SpecRef) -> Int? {
         let r = optionRanges[ref]

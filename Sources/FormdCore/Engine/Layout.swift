@@ -24,14 +24,6 @@ struct Layout: Sendable {
         static let formulaInput = Flags(rawValue: 128)
         /// Some structural target's condition reads the field (set by `FormPlan`).
         static let conditionInput = Flags(rawValue: 256)
-        /// A non-blank string is canonical as sent (text, name, password, e-mail and custom
-        /// kinds), unless `hasFormatter` and it holds the formatter's separator: evaluation
-        /// then reads it from the submission.
-        static let keepsSentText = Flags(rawValue: 512)
-        /// With `keepsSentText`: the string must also be an e-mail address.
-        static let isEmail = Flags(rawValue: 1024)
-        /// The field has an input formatter (`ValueCoercer.formatter`).
-        static let hasFormatter = Flags(rawValue: 2048)
     }
 
     /// 24 bytes, no references (ids are in `Layout.ids`): every pass of an evaluation reads

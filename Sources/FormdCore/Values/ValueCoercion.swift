@@ -3,8 +3,21 @@ enum Coerced: Equatable {
     /// No value: absent, `null`, or an empty/whitespace string.
     case none
     case value(JSONValue)
+    /// The value is its own canonical form: no new value is made. Evaluation then reads a
+    /// submitted value where it is: copying a submitted string retained it (an atomic operation
+    /// on memory that large submissions have evicted) and released it again at the end.
+    case asSent
     /// The kind cannot hold it: a `type` error; the value is returned as sent.
     case invalid
+
+    /// The canonical value of `input` after this outcome; nil for `.none` and `.invalid`.
+    func canonical(of input: JSONValue) -> JSONValue? {
+        switch self {
+        case .value(let c): c
+        case .asSent: input
+        case .none, .invalid: nil
+        }
+    }
 }
 
 /// Per-field coercion rules, resolved once at load.
@@ -23,18 +36,21 @@ struct ValueCoercer: Sendable {
         case .null: return .none
         case .string(let s):
             if s.isBlank { return .none }
-            return coerceString(formatter?.normalise(s) ?? s, options)
+            if let f = formatter, s.utf8.contains(f.removedByte) { return coerceString(f.normalise(s), options, asSent: false) }
+            return coerceString(s, options, asSent: true)
         default:
             return coerceNonString(value, options)
         }
     }
 
-    private func coerceString(_ s: String, _ options: ArraySlice<JSONValue?>) -> Coerced {
+    /// `asSent`: `s` is the submitted string itself.
+    private func coerceString(_ s: String, _ options: ArraySlice<JSONValue?>, asSent: Bool) -> Coerced {
         switch kind {
         case .text, .name, .password, .custom:
-            return .value(.string(s))
+            return asSent ? .asSent : .value(.string(s))
         case .email:
-            return EmailAddress.isValid(s) ? .value(.string(s)) : .invalid
+            guard EmailAddress.isValid(s) else { return .invalid }
+            return asSent ? .asSent : .value(.string(s))
         case .number:
             var digits: [UInt8] = []
             digits.reserveCapacity(s.utf8.count)
@@ -77,7 +93,7 @@ struct ValueCoercer: Sendable {
     private func coerceNonString(_ value: JSONValue, _ options: ArraySlice<JSONValue?>) -> Coerced {
         switch kind {
         case .custom:
-            return .value(value)
+            return .asSent
         case .text, .name, .password, .email:
             let text: String
             switch value {
@@ -95,16 +111,16 @@ struct ValueCoercer: Sendable {
         case .count:
             guard case .number(let n) = value else { return .invalid }
             // An integer as clients send it is its own canonical text (up to 18 digits, in Int64).
-            if let shape = DecimalText.canonicalShape(n.text), !shape.fraction, shape.digits <= 18 { return .value(value) }
+            if let shape = DecimalText.canonicalShape(n.text), !shape.fraction, shape.digits <= 18 { return .asSent }
             guard let p = DecimalText.parse(n.text), let i = DecimalText.int64(p) else { return .invalid }
             return .value(.number(JSONNumber(literal: String(i))))
         case .float:
             guard case .number(let n) = value else { return .invalid }
-            if DecimalText.canonicalShape(n.text) != nil { return .value(value) }
+            if DecimalText.canonicalShape(n.text) != nil { return .asSent }
             return .value(.number(JSONNumber(literal: DecimalText.canonicalNumber(literal: n.text))))
         case .switch:
             switch value {
-            case .bool: return .value(value)
+            case .bool: return .asSent
             case .number(let n):
                 guard let p = DecimalText.parse(n.text) else { return .invalid }
                 if p.digits.isEmpty { return .value(.bool(false)) }
