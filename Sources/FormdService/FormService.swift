@@ -12,6 +12,9 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     /// Set by the lifecycle: false while starting and while draining (`/readyz` → 503).
     private let readyLock = NSLock()
     private var ready = false
+    /// `/openapi.json` of the current forms, rebuilt when a reload swaps the snapshot.
+    private let openAPILock = NSLock()
+    private var openAPICache: (snapshot: FormRegistry.Snapshot, bytes: [UInt8])?
 
     public init(registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil) {
         self.registry = registry
@@ -63,10 +66,13 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
             return ("/metrics", r)
         case "/openapi.json":
             guard isGet else { return ("/openapi.json", Self.notAllowed("GET, HEAD")) }
-            return ("/openapi.json", .json(OpenAPIDocument.bytes))
+            return ("/openapi.json", .json(openAPIBytes()))
         case "/forms":
             guard isGet else { return ("/forms", Self.notAllowed("GET, HEAD")) }
             return ("/forms", .json(registry.snapshot.listBody))
+        case "/schemas/form-definition.json":
+            guard isGet else { return (path, Self.notAllowed("GET, HEAD")) }
+            return (path, definitionSchema(request))
         default:
             break
         }
@@ -77,6 +83,9 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
         case 1:
             guard isGet else { return ("/forms/{id}", Self.notAllowed("GET, HEAD")) }
             return ("/forms/{id}", getForm(String(parts[0]), request))
+        case 2 where parts[1] == "schema":
+            guard isGet else { return ("/forms/{id}/schema", Self.notAllowed("GET, HEAD")) }
+            return ("/forms/{id}/schema", submissionSchema(String(parts[0]), request))
         case 2 where parts[1] == "validate" || parts[1] == "evaluate":
             let template = "/forms/{id}/\(parts[1])"
             guard method == "POST" else { return (template, Self.notAllowed("POST")) }
@@ -87,6 +96,14 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
         default:
             return ("other", Self.notFound("no such resource: \(path)"))
         }
+    }
+
+    func openAPIBytes() -> [UInt8] {
+        let snapshot = registry.snapshot
+        if let cached = openAPILock.withLock({ openAPICache }), cached.snapshot === snapshot { return cached.bytes }
+        let bytes = OpenAPIDocument.bytes(for: snapshot)
+        openAPILock.withLock { openAPICache = (snapshot, bytes) }
+        return bytes
     }
 
     // MARK: - GET /forms/{id}

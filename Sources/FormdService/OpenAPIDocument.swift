@@ -1,7 +1,7 @@
-/// The OpenAPI 3.1 description served at `/openapi.json`, kept as a Swift string so the binary
-/// needs no resource bundle. CI validates it with openapi-spec-validator.
+/// The OpenAPI 3.1 description served at `/openapi.json`: the API below, kept as a Swift string,
+/// plus one `validate` operation and submission schema per loaded form
+/// (`OpenAPIDocument+Forms.swift`). CI validates it with openapi-spec-validator and schemathesis.
 enum OpenAPIDocument {
-    static let bytes: [UInt8] = Array(text.utf8)
 
     static let text = #"""
     {
@@ -80,6 +80,34 @@ enum OpenAPIDocument {
               "412": {"$ref": "#/components/responses/Problem"},
               "413": {"$ref": "#/components/responses/Problem"},
               "415": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/forms/{id}/schema": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}],
+          "get": {
+            "operationId": "getSubmissionSchema",
+            "summary": "JSON Schema 2020-12 of a submission this form can accept as valid; ETag is the form's version",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "responses": {
+              "200": {
+                "description": "The schema",
+                "headers": {"ETag": {"schema": {"type": "string"}}},
+                "content": {"application/schema+json": {"schema": {"type": "object"}}}
+              },
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/schemas/form-definition.json": {
+          "get": {
+            "operationId": "getDefinitionSchema",
+            "summary": "JSON Schema 2020-12 of the definition format",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "responses": {
+              "200": {"description": "The schema", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"application/schema+json": {"schema": {"type": "object"}}}},
+              "304": {"description": "Not modified"}
             }
           }
         },

@@ -270,6 +270,9 @@ struct EndpointTests {
         let expected: [String: [String]] = [
             "/forms": ["get"], "/forms/{id}": ["get"], "/forms/{id}/validate": ["post"], "/forms/{id}/evaluate": ["post"],
             "/healthz": ["get"], "/readyz": ["get"], "/metrics": ["get"], "/openapi.json": ["get"],
+            "/forms/{id}/schema": ["get"], "/schemas/form-definition.json": ["get"],
+            // One validate operation per served form, with that form's submission schema.
+            "/forms/contact/validate": ["post"], "/forms/trailing/validate": ["post"], "/forms/wide/validate": ["post"],
         ]
         #expect(Set(paths.keys) == Set(expected.keys))
         for (path, methods) in expected {

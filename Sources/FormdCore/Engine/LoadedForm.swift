@@ -76,8 +76,8 @@ extension UInt8 {
 }
 
 /// Strong entity tags: two independent 64-bit FNV-1a hashes of the bytes, as 32 hex digits.
-enum ETag {
-    static func strong(of bytes: [UInt8]) -> String {
+public enum ETag {
+    public static func strong(of bytes: [UInt8]) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325_cbf29ce4
         for byte in bytes {

@@ -11,7 +11,7 @@ struct DefinitionReader {
 
     init(locate: @escaping Locator) { self.locate = locate }
 
-    static let topKeys: Set<String> = ["groups", "templates", "title", "messages"]
+    static let topKeys: Set<String> = ["groups", "templates", "title", "messages", "$schema"]
     static let templateKeys: Set<String> = ["sections", "fields"]
     static let groupKeys: Set<String> = ["id", "title", "sections", "collapsed", "collapsible", "styles"]
     static let sectionKeys: Set<String> = [

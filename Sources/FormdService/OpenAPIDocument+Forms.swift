@@ -1,0 +1,58 @@
+import FormdCore
+
+/// One `POST /forms/<id>/validate` operation per loaded form, whose request body is that form's
+/// submission schema (`Submission-<id>` in `components.schemas`), so that generators such as
+/// openapi-generator or quicktype produce one typed model per form (API.md §2).
+extension OpenAPIDocument {
+    private static let base: JSONObject = {
+        guard case .object(let o)? = try? JSONValue(parsing: text) else { preconditionFailure("OpenAPIDocument.text is not JSON") }
+        return o
+    }()
+
+    static func bytes(for snapshot: FormRegistry.Snapshot) -> [UInt8] {
+        var document = base
+        var paths = document["paths"]?.objectValue ?? JSONObject()
+        var components = document["components"]?.objectValue ?? JSONObject()
+        var schemas = components["schemas"]?.objectValue ?? JSONObject()
+        let generic = paths["/forms/{id}/validate"]?.objectValue?["post"]?.objectValue ?? JSONObject()
+        for id in snapshot.forms.keys.sorted() {
+            guard let form = snapshot.forms[id], case .object(var schema) = SubmissionSchema(form: form).json else { continue }
+            schema.members.removeAll { $0.key == "$schema" || $0.key == "$id" }
+            let name = "Submission-\(id)"
+            schemas.append(name, .object(schema))
+            var operation = generic
+            operation.set("operationId", .string("validate-\(id)"))
+            operation.set("summary", .string("Check a submission to \"\(form.title)\""))
+            operation.set("requestBody", .object(JSONObject([
+                .init(key: "required", value: .bool(false)),
+                .init(key: "content", value: .object(JSONObject([
+                    .init(key: "application/json", value: .object(JSONObject([
+                        .init(key: "schema", value: .object(JSONObject([.init(key: "$ref", value: .string("#/components/schemas/\(name)"))])))
+                    ])))
+                ]))),
+            ])))
+            var item = JSONObject()
+            item.append("parameters", .array([
+                .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/Locale"))])),
+                .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/IfMatch"))])),
+            ]))
+            item.append("post", .object(operation))
+            paths.append("/forms/\(id)/validate", .object(item))
+        }
+        components.set("schemas", .object(schemas))
+        document.set("paths", .object(paths))
+        document.set("components", .object(components))
+        return JSONWriter.encode(.object(document))
+    }
+}
+
+extension JSONObject {
+    /// Replaces the first member named `key`, or appends one.
+    mutating func set(_ key: String, _ value: JSONValue) {
+        if let i = members.firstIndex(where: { $0.key == key }) {
+            members[i].value = value
+        } else {
+            append(key, value)
+        }
+    }
+}

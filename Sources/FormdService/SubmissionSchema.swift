@@ -1,0 +1,190 @@
+import FormdCore
+
+/// The JSON Schema (2020-12) of a submission that a form can accept as valid
+/// (`GET /forms/{id}/schema`, API.md §4). It states what a schema can: each field's JSON types by
+/// kind, option ids, required fields, lengths and ranges, template instance keys. It is never
+/// stricter than formd: where a rule depends on other values (visibility, formulas, conditions,
+/// `compare_to`, check digits) or on what JSON Schema cannot say (case-insensitive regexes,
+/// UTF-16 lengths), the schema is looser, as docs/reference/API.md §4 lists.
+struct SubmissionSchema {
+    let form: LoadedForm
+
+    /// Ids that some `hide` target names (fields or sections, `:index` kept as written).
+    private let hideable: Set<String>
+
+    init(form: LoadedForm) {
+        self.form = form
+        var hidden = Set<String>()
+        let definition = form.plan.definition
+        func collect(_ targets: [Target]) {
+            for t in targets where t.action == .hide { if let id = t.id { hidden.insert(id) } }
+        }
+        func collect(fields: [Field]) {
+            for f in fields {
+                collect(f.targets)
+                for o in f.options { collect(o.targets) }
+            }
+        }
+        for g in definition.groups {
+            for s in g.sections {
+                collect(s.targets)
+                collect(fields: s.fields)
+            }
+        }
+        for t in definition.templates { collect(fields: t.fields) }
+        hideable = hidden
+    }
+
+    var json: JSONValue {
+        var properties = JSONObject()
+        var patterns = JSONObject()
+        var required: [JSONValue] = []
+        let definition = form.plan.definition
+        for g in definition.groups {
+            for s in g.sections {
+                if s.isDynamic, let id = s.id, let template = definition.template(id: id) {
+                    for f in template.fields where f.kind.holdsValue {
+                        let attribute = f.id.hasPrefix("\(id)[:index].") ? String(f.id.dropFirst(id.count + 9)) : nil
+                        guard let attribute else { continue }
+                        let key = "^" + Self.regexEscaped(id) + "\\[[0-9]{1,9}\\]\\." + Self.regexEscaped(attribute) + "$"
+                        let canHide = f.hidden || hideable.contains(f.id) || hideable.contains("\(id)[:index]") || hideable.contains(id)
+                        patterns.append(key, value(for: f, canHide: canHide, mustHaveValue: false))
+                    }
+                    continue
+                }
+                for f in s.fields where f.kind.holdsValue {
+                    let canHide = f.hidden || hideable.contains(f.id) || (s.id.map(hideable.contains) ?? false)
+                    let mustHaveValue = f.validations?.required == true && !canHide && f.formula == nil && !hasDefault(f)
+                    if mustHaveValue { required.append(.string(f.id)) }
+                    properties.append(f.id, value(for: f, canHide: canHide, mustHaveValue: mustHaveValue))
+                }
+            }
+        }
+        var root = JSONObject()
+        root.append("$schema", .string("https://json-schema.org/draft/2020-12/schema"))
+        root.append("$id", .string("/forms/\(form.id)/schema"))
+        root.append("title", .string("A valid submission to the form \"\(form.title)\""))
+        root.append("description", .string("Form version \(form.version). Looser than formd where a rule depends on other values (docs/reference/API.md §4)."))
+        root.append("type", .string("object"))
+        root.append("properties", .object(properties))
+        if !patterns.isEmpty { root.append("patternProperties", .object(patterns)) }
+        if !required.isEmpty { root.append("required", .array(required)) }
+        return .object(root)
+    }
+
+    private func hasDefault(_ f: Field) -> Bool {
+        if let v = f.value, !v.isNull, v != .string("") { return true }
+        return f.options.contains { $0.isDefault }
+    }
+
+    /// What one field accepts. `null` and blank strings mean "no value", which every field
+    /// without `mustHaveValue` accepts.
+    private func value(for f: Field, canHide: Bool, mustHaveValue: Bool) -> JSONValue {
+        var branches: [JSONValue] = []
+        // A hidden field is not validated, and a formula field's value is replaced: anything goes.
+        if canHide || f.formula != nil {
+            return .object(JSONObject([.init(key: "description", value: .string(describe(f, note: f.formula != nil ? "computed: a submitted value is replaced" : "may be hidden: not checked while hidden")))]))
+        }
+        if !mustHaveValue {
+            branches.append(Self.object(["type": .string("null")]))
+            branches.append(Self.object(["type": .string("string"), "pattern": .string("^\\s*$")]))
+        }
+        let v = f.validations
+        switch f.kind {
+        case .text, .name, .password:
+            branches.append(stringBranch(v, formatted: Self.hasFormatter(f), mustHaveValue: mustHaveValue))
+            branches.append(Self.object(["type": .array([.string("number"), .string("boolean")])]))
+        case .email:
+            branches.append(Self.object(["type": .string("string"), "pattern": .string("@")]))
+        case .number:
+            branches.append(Self.object(["type": .string("string"), "pattern": .string("^[0-9\\s]*[0-9][0-9\\s]*$")]))
+            branches.append(Self.object(["type": .string("integer"), "minimum": .number(JSONNumber(literal: "0"))]))
+        case .count:
+            branches.append(Self.object(["type": .string("string"), "pattern": .string("^\\s*-?[0-9]+\\s*$")]))
+            branches.append(numberBranch("integer", v))
+        case .float:
+            branches.append(Self.object(["type": .string("string"), "pattern": .string("\\S")]))
+            branches.append(numberBranch("number", v))
+        case .switch:
+            var allowed: [JSONValue] = []
+            for (json, reading) in [(JSONValue.bool(true), 1.0), (.bool(false), 0), (.number(JSONNumber(literal: "1")), 1),
+                                    (.number(JSONNumber(literal: "0")), 0), (.string("true"), 1), (.string("false"), 0),
+                                    (.string("1"), 1), (.string("0"), 0)] where Self.within(reading, v) {
+                allowed.append(json)
+            }
+            branches.append(Self.object(["enum": .array(allowed)]))
+        case .select, .segment:
+            var allowed: [JSONValue] = []
+            for o in f.options {
+                guard let id = o.id else { continue }
+                allowed.append(id)
+                switch id {
+                case .number(let n): allowed.append(.string(n.text))
+                case .bool(let b): allowed += b ? [.number(JSONNumber(literal: "1")), .string("true"), .string("1")]
+                                                : [.number(JSONNumber(literal: "0")), .string("false"), .string("0")]
+                default: break
+                }
+            }
+            branches.append(Self.object(["enum": .array(allowed)]))
+        case .date, .dateTime, .time:
+            branches.append(Self.object(["type": .string("string"), "pattern": .string("\\S")]))
+        case .button, .spacer, .custom:
+            return .object(JSONObject([.init(key: "description", value: .string(describe(f, note: nil)))]))
+        }
+        var out = JSONObject()
+        out.append("description", .string(describe(f, note: nil)))
+        out.append("anyOf", .array(branches))
+        return .object(out)
+    }
+
+    private func describe(_ f: Field, note: String?) -> String {
+        var s = "\(f.title ?? f.id) (\(f.type ?? "text"))"
+        if let note { s += "; \(note)" }
+        return s
+    }
+
+    /// Lengths: formd counts UTF-16 code units, JSON Schema code points (one or two units each),
+    /// so the schema's minimum is halved; formatters remove characters before counting, so
+    /// formatted fields get no maximum.
+    private func stringBranch(_ v: Validations?, formatted: Bool, mustHaveValue: Bool) -> JSONValue {
+        var o = JSONObject()
+        o.append("type", .string("string"))
+        if mustHaveValue { o.append("pattern", .string("\\S")) }
+        if let min = v?.minLength, min > 1 { o.append("minLength", .number(JSONNumber(literal: String((min + 1) / 2)))) }
+        if let max = v?.maxLength, !formatted { o.append("maxLength", .number(JSONNumber(literal: String(max)))) }
+        return .object(o)
+    }
+
+    private func numberBranch(_ type: String, _ v: Validations?) -> JSONValue {
+        var o = JSONObject()
+        o.append("type", .string(type))
+        if let min = v?.minValue { o.append("minimum", .number(min)) }
+        if let max = v?.maxValue { o.append("maximum", .number(max)) }
+        return .object(o)
+    }
+
+    private static func within(_ reading: Double, _ v: Validations?) -> Bool {
+        if let min = v?.minValue.flatMap({ Double($0.text) }), reading < min { return false }
+        if let max = v?.maxValue.flatMap({ Double($0.text) }), reading > max { return false }
+        return true
+    }
+
+    /// Fields whose submitted text is reformatted before checks (SEMANTICS §2).
+    private static func hasFormatter(_ f: Field) -> Bool {
+        let last = f.id.split(separator: ".").last.map(String.init) ?? f.id
+        return ["phone_number", "social_security_number", "bank_account_number"].contains(last)
+    }
+
+    private static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(JSONObject(pairs.map { .init(key: $0.key, value: $0.value) }))
+    }
+
+    static func regexEscaped(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            if "\\^$.|?*+()[]{}/".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}
