@@ -7,23 +7,36 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check definition files or folders; exit 1 when any has an error.",
-        discussion: "Prints FILE:LINE:COL: error: MESSAGE (or warning:) per problem on standard output."
+        discussion: """
+            Prints FILE:LINE:COL: error: MESSAGE (or warning:) per problem on standard output, and a \
+            summary of what was checked on standard error. With --strict, warnings fail too.
+            """
     )
 
     @Argument(help: "Definition files or folders (default: Forms).")
     var paths: [String] = []
 
+    @Flag(help: "Exit 1 on warnings too (unknown keys, kinds that resemble built-in ones, target loops, ...).")
+    var strict = false
+
     func run() throws {
-        var failed = false
         var out = ""
+        var files = 0, forms = 0, errors = 0, warnings = 0
         for path in paths.isEmpty ? ["Forms"] : paths {
             for (file, problems) in DefinitionFiles.check(path: path) {
+                files += 1
                 for d in problems { out += d.formatted(file: file) + "\n" }
-                if problems.contains(where: { $0.severity == .error }) { failed = true }
+                let e = problems.count { $0.severity == .error }
+                errors += e
+                warnings += problems.count - e
+                if e == 0 { forms += 1 }
             }
         }
         writeStdout(Array(out.utf8))
-        if failed { throw ExitCode(1) }
+        let verdict = errors > 0 || (strict && warnings > 0) ? "failed" : "ok"
+        FileHandle.standardError.write(Data(
+            "formd check: \(files) file\(files == 1 ? "" : "s"), \(forms) form\(forms == 1 ? "" : "s") loadable, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\(strict ? " (strict)" : ""): \(verdict)\n".utf8))
+        if verdict == "failed" { throw ExitCode(1) }
     }
 }
 

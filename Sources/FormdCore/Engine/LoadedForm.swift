@@ -58,8 +58,10 @@ public enum FormLoader {
                 document.stringContentLocation(of: path, scalarOffset: offset).map { ($0.line, $0.column) }
             })
         let plan = compiler.compile()
+        var lint = DefinitionLint(definition: definition, locate: locate)
+        lint.run()
         // In file order, so an author reads them top to bottom.
-        let diagnostics = (reader.diagnostics + compiler.diagnostics).enumerated().sorted {
+        let diagnostics = (reader.diagnostics + compiler.diagnostics + lint.diagnostics).enumerated().sorted {
             ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
         }.map(\.element)
         guard let plan, !diagnostics.contains(where: { $0.severity == .error }) else {

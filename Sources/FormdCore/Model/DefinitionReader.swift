@@ -358,7 +358,9 @@ struct DefinitionReader {
 
     private mutating func warnUnknownKeys(_ o: JSONObject, known: Set<String>, path: String) {
         for m in o.members where !known.contains(m.key) {
-            warning(join(path, m.key), "unknown key \"\(m.key)\" is ignored", keyLocation: true)
+            var message = "unknown key \"\(m.key)\" is ignored"
+            if let meant = DefinitionLint.suggestion(for: m.key, among: known.sorted()) { message += "; did you mean \"\(meant)\"?" }
+            warning(join(path, m.key), message, keyLocation: true)
         }
     }
 

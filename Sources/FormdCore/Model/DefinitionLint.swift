@@ -1,0 +1,231 @@
+/// Warnings for definitions that load but probably do not do what their author meant
+/// (docs/FORMAT.md §10): a `type` that resembles a built-in kind, and show/hide targets that form
+/// a loop through `hide`, which can keep the state from settling (SEMANTICS §5.3, `unstable`).
+/// Unknown keys get their "did you mean" from `suggestion(for:among:)`.
+struct DefinitionLint {
+    typealias Locator = (String) -> (line: Int, column: Int)?
+
+    let definition: FormDefinition
+    let locate: Locator
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(definition: FormDefinition, locate: @escaping Locator) {
+        self.definition = definition
+        self.locate = locate
+    }
+
+    mutating func run() {
+        for field in allFields { lintKind(field) }
+        lintTargetLoops()
+    }
+
+    private var allFields: [Field] {
+        definition.groups.flatMap { $0.sections.flatMap(\.fields) } + definition.templates.flatMap(\.fields)
+    }
+
+    // MARK: - Kinds
+
+    /// Names other form systems and JSON Schema use for formd's kinds.
+    static let kindAliases: [String: String] = [
+        "integer": "count", "int": "count", "long": "count", "decimal": "float", "double": "float",
+        "numeric": "float", "real": "float", "string": "text", "textarea": "text", "boolean": "switch",
+        "bool": "switch", "checkbox": "switch", "toggle": "switch", "dropdown": "select", "radio": "segment",
+        "enum": "select", "choice": "select", "datetime": "date_time", "date-time": "date_time",
+        "timestamp": "date_time", "mail": "email", "e-mail": "email",
+    ]
+    static let kinds = [
+        "text", "name", "email", "password", "number", "count", "float", "switch", "select", "segment",
+        "date", "date_time", "time", "button", "spacer",
+    ]
+
+    private mutating func lintKind(_ field: Field) {
+        guard let type = field.type, field.kind == .custom else { return }
+        let lower = type.lowercased()
+        var meant: String?
+        if let alias = Self.kindAliases[lower] {
+            meant = alias
+        } else if Self.kinds.contains(lower) {
+            meant = lower
+        } else {
+            // One edit away only: custom kinds such as the original's "counter" are deliberate.
+            meant = Self.suggestion(for: type, among: Self.kinds, within: 1)
+        }
+        guard let meant else { return }
+        let hint =
+            meant == "count" || meant == "float"
+            ? "use \"count\" for whole numbers or \"float\" for decimals" : "did you mean \"\(meant)\"?"
+        warn(
+            "\(field.path).type",
+            "\"\(type)\" is not a built-in kind: the field is custom, so values are kept as sent without a type check (\"abc\" passes a min_value); \(hint)"
+        )
+    }
+
+    // MARK: - Target loops
+
+    /// Nodes are fields and sections by id (template fields with `:index` as written). An edge
+    /// runs from a source to what its show/hide targets name, and from a section to its fields,
+    /// because hiding a section hides them. A strongly connected component that contains a `hide`
+    /// edge can oscillate: the hidden source stops hiding, and so on.
+    private mutating func lintTargetLoops() {
+        var index: [String: Int] = [:]
+        var names: [String] = []
+        var paths: [String] = []
+        func node(_ id: String, _ path: String) -> Int {
+            if let i = index[id] { return i }
+            index[id] = names.count
+            names.append(id)
+            paths.append(path)
+            return names.count - 1
+        }
+        struct Edge { var from: Int, to: Int, hides: Bool, path: String }
+        var edges: [Edge] = []
+        var pending: [(from: Int, target: Target)] = []
+        func add(_ field: Field) {
+            let f = node("f:" + field.id, field.path)
+            for t in field.targets { pending.append((f, t)) }
+            for o in field.options { for t in o.targets { pending.append((f, t)) } }
+        }
+        for group in definition.groups {
+            for section in group.sections {
+                let s = section.id.map { node("s:" + $0, section.path) }
+                for field in section.fields {
+                    add(field)
+                    if let s { edges.append(Edge(from: s, to: index["f:" + field.id]!, hides: false, path: section.path)) }
+                }
+            }
+        }
+        for template in definition.templates { for field in template.fields { add(field) } }
+        for (from, t) in pending {
+            guard let id = t.id, let action = t.action, action == .hide || action == .show, t.kind != .none,
+                let to = index[(t.kind == .field ? "f:" : "s:") + id]
+            else { continue }
+            edges.append(Edge(from: from, to: to, hides: action == .hide, path: t.path))
+        }
+        guard edges.contains(where: \.hides) else { return }
+
+        var adjacency = [[Int]](repeating: [], count: names.count)
+        for (i, e) in edges.enumerated() { adjacency[e.from].append(i) }
+        let component = Self.stronglyConnectedComponents(count: names.count) { adjacency[$0].map { edges[$0].to } }
+        var reported = Set<Int>()
+        for e in edges where e.hides && component[e.from] == component[e.to] && !reported.contains(component[e.from]) {
+            reported.insert(component[e.from])
+            let loop = Self.cycle(from: e.to, to: e.from, within: component[e.from], component: component) {
+                adjacency[$0].map { edges[$0].to }
+            }
+            let described = ([e.from] + loop).map { names[$0].dropFirst(2) }.joined(separator: " -> ")
+            warn(
+                e.path,
+                "show/hide targets form a loop through hide (\(described)): when these fields hold values the state may never settle, and the form gets an \"unstable\" error"
+            )
+        }
+    }
+
+    /// Tarjan's algorithm, iterative: the component number of each node.
+    static func stronglyConnectedComponents(count: Int, successors: (Int) -> [Int]) -> [Int] {
+        var indexOf = [Int](repeating: -1, count: count)
+        var low = [Int](repeating: 0, count: count)
+        var onStack = [Bool](repeating: false, count: count)
+        var component = [Int](repeating: -1, count: count)
+        var stack: [Int] = []
+        var next = 0
+        var components = 0
+        for root in 0..<count where indexOf[root] < 0 {
+            var work: [(node: Int, children: [Int], at: Int)] = [(root, successors(root), 0)]
+            indexOf[root] = next
+            low[root] = next
+            next += 1
+            stack.append(root)
+            onStack[root] = true
+            while !work.isEmpty {
+                let top = work.count - 1
+                let v = work[top].node
+                if work[top].at < work[top].children.count {
+                    let w = work[top].children[work[top].at]
+                    work[top].at += 1
+                    if indexOf[w] < 0 {
+                        indexOf[w] = next
+                        low[w] = next
+                        next += 1
+                        stack.append(w)
+                        onStack[w] = true
+                        work.append((w, successors(w), 0))
+                    } else if onStack[w] {
+                        low[v] = min(low[v], indexOf[w])
+                    }
+                } else {
+                    work.removeLast()
+                    if let parent = work.last?.node { low[parent] = min(low[parent], low[v]) }
+                    if low[v] == indexOf[v] {
+                        while let w = stack.popLast() {
+                            onStack[w] = false
+                            component[w] = components
+                            if w == v { break }
+                        }
+                        components += 1
+                    }
+                }
+            }
+        }
+        return component
+    }
+
+    /// A shortest path `from` → … → `to` inside one component (breadth first), `from` included.
+    static func cycle(from: Int, to: Int, within c: Int, component: [Int], successors: (Int) -> [Int]) -> [Int] {
+        var previous: [Int: Int] = [from: from]
+        var queue = [from]
+        var head = 0
+        while head < queue.count, previous[to] == nil {
+            let v = queue[head]
+            head += 1
+            for w in successors(v) where component[w] == c && previous[w] == nil {
+                previous[w] = v
+                queue.append(w)
+            }
+        }
+        var path = [to]
+        while let last = path.last, last != from, let p = previous[last] { path.append(p) }
+        return path.reversed()
+    }
+
+    // MARK: - Suggestions
+
+    /// The closest of `candidates` within `within` edits (ties: the first), for "did you mean".
+    static func suggestion(for word: String, among candidates: some Sequence<String>, within: Int = 2) -> String? {
+        let w = Array(word.lowercased().utf8)
+        guard w.count <= 64 else { return nil }
+        var best: (String, Int)?
+        for c in candidates {
+            let d = editDistance(w, Array(c.utf8), limit: within)
+            if d <= within, d < (best?.1 ?? within + 1) { best = (c, d) }
+        }
+        return best?.0
+    }
+
+    /// Levenshtein distance with adjacent transpositions; anything above `limit` is `limit + 1`.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMin = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d = min(d, previous2[j - 2] + 1) }
+                current[j] = d
+                rowMin = min(rowMin, d)
+            }
+            if rowMin > limit { return limit + 1 }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+
+    private mutating func warn(_ path: String, _ message: String) {
+        let loc = locate(path) ?? (1, 1)
+        diagnostics.append(Diagnostic(.warning, path: path, message: message, line: loc.line, column: loc.column))
+    }
+}
