@@ -20,7 +20,8 @@ import Testing
         let src = "{\"id\": \"src\", \"type\": \"text\", \"value\": \"x\", \"targets\": [{\"id\": \"out\", \"type\": \"field\", \"action\": \"hide\", \"condition\": \"\(escaped)\"}]}"
         let def = "[{\"sections\": [{\"id\": \"s\", \"fields\": [" + (Self.fields + [src, #"{"id": "out", "type": "text"}"#]).joined(separator: ",") + "]}]}]"
         let r = try Engine.run(def, values)
-        return try #require(r.visible("out")) == false
+        // `as Bool?` says "unwrap" to #require (an optional Bool is otherwise ambiguous).
+        return try #require(r.visible("out") as Bool?, "out is listed in fields") == false
     }
 
     @Test(arguments: [

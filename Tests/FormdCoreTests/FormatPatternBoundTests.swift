@@ -134,8 +134,11 @@ import Testing
                 rows.append(row)
             }
         }
-        print(Self.table(rows))
-        print("limit \(Self.limitMilliseconds) ms\(Self.underSanitizer ? " (sanitizer build)" : "")")
+        // The timing table is a diagnostic: FORMD_TEST_DIAGNOSTICS=1 swift test prints it.
+        if ProcessInfo.processInfo.environment["FORMD_TEST_DIAGNOSTICS"] == "1" {
+            print(Self.table(rows))
+            print("limit \(Self.limitMilliseconds) ms\(Self.underSanitizer ? " (sanitizer build)" : "")")
+        }
         for row in rows {
             for (configuration, result) in row.results {
                 let context = "\(configuration.name) \(row.pattern) on \(row.input)"
