@@ -78,7 +78,7 @@ public enum DefinitionFile {
 
     /// The file's bytes, at most `limit`, with the stamp of what was read.
     public static func read(_ path: String, limit: Int) -> Result<(bytes: [UInt8], stamp: Stamp), Failure> {
-        // O_NONBLOCK: a FIFO named `x.json` must not block the watcher in open(2).
+        // O_NONBLOCK: a FIFO swapped in after the caller's stat must not block open(2).
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure(.unreadable(errno: errno)) }
         defer { close(fd) }

@@ -1,3 +1,4 @@
+@testable import FormdService
 import Foundation
 import Testing
 
@@ -106,5 +107,49 @@ struct DefinitionSizeTests {
         #expect(tight == 1)
         #expect(tightOut.contains("small.json:1:1: error: the file is"), "\(tightOut)")
         #expect(try FormdProcess.run(["check", small], directory: folder.url).status == 0)
+    }
+
+    /// A FIFO named like a definition: refused at once, without waiting for a writer (the read
+    /// opens with O_NONBLOCK and checks the type on the opened descriptor).
+    @Test func checkOnAFIFODoesNotBlock() throws {
+        let folder = try TempFolder()
+        let fifo = folder.url.appendingPathComponent("pipe.json").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let (status, stdout, _) = try FormdProcess.run(["check", fifo], directory: folder.url, timeout: 10)
+        #expect(status == 1)
+        #expect(stdout == "\(fifo):1:1: error: not a regular file\n")
+    }
+
+    @Test func readStopsAtTheLimit() throws {
+        let folder = try TempFolder()
+        let exact = try folder.write("exact.json", String(repeating: " ", count: 1024)).path
+        let over = try folder.write("over.json", String(repeating: " ", count: 1025)).path
+        #expect(try DefinitionFile.read(exact, limit: 1024).get().bytes.count == 1024)
+        #expect(throws: DefinitionFile.Failure.tooLarge(size: 1025, limit: 1024)) { try DefinitionFile.read(over, limit: 1024).get() }
+        #expect(throws: DefinitionFile.Failure.unreadable(errno: ENOENT)) {
+            try DefinitionFile.read(folder.url.appendingPathComponent("none.json").path, limit: 1024).get()
+        }
+    }
+
+    /// The stamp and digest the registry compares: ctime moves when mtime is restored, and the
+    /// digest tells same-size contents apart.
+    @Test func stampAndDigestSeeACopyThatKeepsSizeAndMtime() throws {
+        let folder = try TempFolder()
+        let file = try folder.write("a.json", "version one").path
+        let first = try DefinitionFile.read(file, limit: 1024).get()
+        var before = stat()
+        try #require(stat(file, &before) == 0)
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        try handle.write(contentsOf: Data("version two".utf8))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        try #require(utimensat(AT_FDCWD, file, &times, 0) == 0)
+        let second = try DefinitionFile.read(file, limit: 1024).get()
+        #expect(second.stamp.size == first.stamp.size && second.stamp.inode == first.stamp.inode)
+        #expect(second.stamp.modified.tv_sec == first.stamp.modified.tv_sec)
+        #expect(second.stamp.modified.tv_nsec == first.stamp.modified.tv_nsec)
+        #expect(second.stamp != first.stamp, "ctime must differ")
+        #expect(DefinitionFile.digest(first.bytes) != DefinitionFile.digest(second.bytes))
+        #expect(DefinitionFile.digest(first.bytes) == DefinitionFile.digest(Array("version one".utf8)))
     }
 }
