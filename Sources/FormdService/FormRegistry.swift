@@ -35,23 +35,39 @@ public final class FormRegistry: @unchecked Sendable {
         }
     }
 
-    /// What is known of one file, to notice changes cheaply.
-    struct FileStamp: Equatable {
-        var modified: TimeInterval
-        var size: Int
-        var inode: Int
+    /// What is known of one file: its stamp when last read and a digest of the bytes read.
+    struct FileState {
+        var stamp: DefinitionFile.Stamp
+        /// nil: the file could not be read (over the size limit, unreadable).
+        var digest: UInt64?
+        /// Changed so shortly before it was read that a same-size rewrite within the same
+        /// timestamp tick would leave the stamp unchanged: read again on the next poll.
+        var unsettled: Bool
     }
 
+    /// Every this many polls each file is read and hashed even when its stamp is unchanged
+    /// (a safety net for file systems whose ctime cannot be trusted; ~1 min at the 1 s poll).
+    static let verifyEvery = 60
+    /// A file changed less than this before it was read is read once more (coarse timestamps).
+    static let settleSeconds = 0.1
+
     public let directory: String
+    /// `forms.max_file_bytes`: larger files are refused before a byte of them is read.
+    public let maxFileBytes: Int
     let logger: Logger
     let metrics: ServiceMetrics?
     private let lock = NSLock()
     private var current = Snapshot(forms: [:])
-    private var stamps: [String: FileStamp] = [:]
+    private var files: [String: FileState] = [:]
+    private var polls = 0
     private var watcher: DispatchSourceTimer?
 
-    public init(directory: String, logger: Logger, metrics: ServiceMetrics? = nil) {
+    public init(
+        directory: String, maxFileBytes: Int = DefinitionFile.defaultMaxBytes, logger: Logger,
+        metrics: ServiceMetrics? = nil
+    ) {
         self.directory = directory
+        self.maxFileBytes = maxFileBytes
         self.logger = logger
         self.metrics = metrics
     }
@@ -93,6 +109,11 @@ public final class FormRegistry: @unchecked Sendable {
     }
 
     /// One pass over the folder. Only the watcher queue (or the initial load) calls this.
+    ///
+    /// A file is read only when its stamp (device, inode, size, mtime, ctime) changed, when it was
+    /// unsettled at its last read, or on every `verifyEvery`th poll; it is compiled only when the
+    /// digest of its bytes differs from the last read. An idle poll is one directory listing and
+    /// one `stat` per file.
     func rescan(initial: Bool) {
         let fm = FileManager.default
         let names: [String]
@@ -102,6 +123,8 @@ public final class FormRegistry: @unchecked Sendable {
             if initial { logger.error("cannot read the forms folder", metadata: ["folder": "\(directory)", "error": "\(error)"]) }
             return
         }
+        polls += 1
+        let verifyAll = !initial && polls % Self.verifyEvery == 0
         var forms = snapshot.forms
         var seen = Set<String>()
         var changed = false
@@ -112,12 +135,29 @@ public final class FormRegistry: @unchecked Sendable {
                 if initial { logger.warning("skipped: the file name is not a valid form id", metadata: ["file": "\(path)"]) }
                 continue
             }
-            guard let stamp = Self.stamp(path) else { continue }
+            guard let stamp = DefinitionFile.stamp(path) else { continue }
             seen.insert(id)
-            if stamps[id] == stamp { continue }
-            stamps[id] = stamp
-            guard let data = fm.contents(atPath: path) else { continue }
-            let result = FormLoader.load(id: id, bytes: Array(data))
+            let known = files[id]
+            if let known, known.stamp == stamp, !known.unsettled, !verifyAll { continue }
+            let readAt = DefinitionFile.now()
+            let bytes: [UInt8]
+            switch DefinitionFile.read(path, limit: maxFileBytes) {
+            case .failure(let failure):
+                files[id] = FileState(stamp: stamp, digest: nil, unsettled: false)
+                // Reported once per change, not on every verification pass.
+                if known == nil || known?.stamp != stamp || known?.digest != nil {
+                    reject(id, path: path, [Diagnostic(.error, path: "", message: failure.description)], initial: initial)
+                }
+                continue
+            case .success(let read):
+                bytes = read.bytes
+                let digest = DefinitionFile.digest(bytes)
+                files[id] = FileState(
+                    stamp: read.stamp, digest: digest,
+                    unsettled: read.stamp.changed(within: Self.settleSeconds, of: readAt))
+                if known?.digest == digest { continue }
+            }
+            let result = FormLoader.load(id: id, bytes: bytes)
             for d in result.diagnostics where d.severity == .warning && initial {
                 logger.debug("\(d.formatted(file: path))")
             }
@@ -128,20 +168,15 @@ public final class FormRegistry: @unchecked Sendable {
                     if !initial { logger.info("form reloaded", metadata: ["form": "\(id)", "version": "\(form.version)"]) }
                 }
             } else {
-                if !initial { metrics?.reloadFailed() }
-                let lines = result.diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: path) }
-                logger.error(
-                    initial ? "form rejected; not served" : "reload failed; the last good version keeps serving",
-                    metadata: ["form": "\(id)", "problems": "\(lines.joined(separator: "; "))"])
+                reject(id, path: path, result.diagnostics, initial: initial)
             }
         }
         for id in forms.keys where !seen.contains(id) {
             forms[id] = nil
-            stamps[id] = nil
             changed = true
             logger.info("form removed", metadata: ["form": "\(id)"])
         }
-        for id in stamps.keys where !seen.contains(id) { stamps[id] = nil }
+        for id in files.keys where !seen.contains(id) { files[id] = nil }
         if changed || initial {
             let next = Snapshot(forms: forms)
             lock.lock()
@@ -151,10 +186,11 @@ public final class FormRegistry: @unchecked Sendable {
         }
     }
 
-    static func stamp(_ path: String) -> FileStamp? {
-        var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-        return FileStamp(modified: modified, size: Int(st.st_size), inode: Int(st.st_ino))
+    private func reject(_ id: String, path: String, _ diagnostics: [Diagnostic], initial: Bool) {
+        if !initial { metrics?.reloadFailed() }
+        let lines = diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: path) }
+        logger.error(
+            initial ? "form rejected; not served" : "reload failed; the last good version keeps serving",
+            metadata: ["form": "\(id)", "problems": "\(lines.joined(separator: "; "))"])
     }
 }

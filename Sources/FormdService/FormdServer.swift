@@ -33,7 +33,8 @@ public final class FormdServer: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: c.formsDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ConfigurationError("forms.directory: \(c.formsDirectory) is not a folder")
         }
-        let registry = FormRegistry(directory: c.formsDirectory, logger: logger, metrics: metrics)
+        let registry = FormRegistry(
+            directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, logger: logger, metrics: metrics)
         service = FormService(registry: registry, metrics: metrics, logger: logger, postalCodes: postal)
         var h = HTTPServerConfiguration()
         h.host = c.host

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FormdCore
+import FormdService
 import Foundation
 
 /// `formd check [PATH ...]`: one `FILE:LINE:COL: error|warning: MESSAGE` line per problem.
@@ -15,15 +16,20 @@ struct CheckCommand: ParsableCommand {
 
     @Argument(help: "Definition files or folders (default: Forms).")
     var paths: [String] = []
-
+    @Option(help: "Larger files are refused unread, as the server does (forms.max_file_bytes).")
+    var maxFileBytes = DefinitionFile.defaultMaxBytes
     @Flag(help: "Exit 1 on warnings too (unknown keys, kinds that resemble built-in ones, target loops, ...).")
     var strict = false
+
+    func validate() throws {
+        guard maxFileBytes > 0 else { throw ValidationError("--max-file-bytes must be positive") }
+    }
 
     func run() throws {
         var out = ""
         var files = 0, forms = 0, errors = 0, warnings = 0
         for path in paths.isEmpty ? ["Forms"] : paths {
-            for (file, problems) in DefinitionFiles.check(path: path) {
+            for (file, problems) in DefinitionFiles.check(path: path, maxFileBytes: maxFileBytes) {
                 files += 1
                 for d in problems { out += d.formatted(file: file) + "\n" }
                 let e = problems.count { $0.severity == .error }
@@ -42,12 +48,12 @@ struct CheckCommand: ParsableCommand {
 
 enum DefinitionFiles {
     /// Checks a file, or every `*.json` of a folder (not its sub-folders), sorted by name.
-    static func check(path: String) -> [(String, [Diagnostic])] {
+    static func check(path: String, maxFileBytes: Int) -> [(String, [Diagnostic])] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return [(path, [Diagnostic(.error, path: "", message: "no such file or folder")])]
         }
-        guard isDirectory.boolValue else { return [(path, checkFile(path))] }
+        guard isDirectory.boolValue else { return [(path, checkFile(path, maxFileBytes: maxFileBytes))] }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return names.map { name in
             let file = (path as NSString).appendingPathComponent(name)
@@ -55,27 +61,32 @@ enum DefinitionFiles {
             if !FormLoader.isValidID(id) {
                 return (file, [Diagnostic(.warning, path: "", message: "\"\(id)\" is not a valid form id; the file is not served")])
             }
-            return (file, checkFile(file))
+            return (file, checkFile(file, maxFileBytes: maxFileBytes))
         }
     }
 
-    static func checkFile(_ file: String) -> [Diagnostic] {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            return [Diagnostic(.error, path: "", message: "cannot read the file")]
+    static func checkFile(_ file: String, maxFileBytes: Int) -> [Diagnostic] {
+        switch DefinitionFile.read(file, limit: maxFileBytes) {
+        case .failure(let failure):
+            return [Diagnostic(.error, path: "", message: failure.description)]
+        case .success(let read):
+            let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+            return FormLoader.load(id: id, bytes: read.bytes).diagnostics
         }
-        let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        return FormLoader.load(id: id, bytes: Array(data)).diagnostics
     }
 
     /// Loads FORM: a path to a `.json` file, or a form id looked up in `formsDirectory`.
     static func loadForm(_ form: String, formsDirectory: String) throws -> LoadedForm {
         let isPath = form.hasSuffix(".json") || form.contains("/")
         let file = isPath ? form : (formsDirectory as NSString).appendingPathComponent(form + ".json")
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError(isPath ? "cannot read \(file)" : "no form \"\(form)\" in \(formsDirectory)")
+        let bytes: [UInt8]
+        switch DefinitionFile.read(file, limit: DefinitionFile.defaultMaxBytes) {
+        case .success(let read): bytes = read.bytes
+        case .failure(.unreadable) where !isPath: throw UsageError("no form \"\(form)\" in \(formsDirectory)")
+        case .failure(let failure): throw UsageError("\(file): \(failure)")
         }
         let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let result = FormLoader.load(id: id, bytes: Array(data))
+        let result = FormLoader.load(id: id, bytes: bytes)
         guard let loaded = result.form else {
             let lines = result.diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: file) }
             throw UsageError(lines.joined(separator: "\n"))

@@ -57,8 +57,8 @@ struct ServeCommand: ParsableCommand {
             printError("formd: \(error)")
             throw ExitCode(1)
         }
-        // Signals are handled before the listening line, so a SIGTERM sent as soon as a
-        // supervisor sees the line always drains.
+        // Signals are handled (the sources armed, see awaitSignalRegistration) before the
+        // listening line, so a SIGTERM sent as soon as a supervisor sees the line always drains.
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
         var sources: [any DispatchSourceSignal] = []
@@ -91,6 +91,9 @@ struct ServeCommand: ParsableCommand {
         }
         hup.resume()
         sources.append(hup)
+        if !Self.awaitSignalRegistration([SIGTERM, SIGINT, SIGHUP]) {
+            logger.warning("signal handlers not confirmed in 5 s; a SIGTERM sent right now may be lost")
+        }
         let scheme = configuration.tlsCert == nil ? "http" : "https"
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         FileHandle.standardOutput.write(Data("formd listening on \(scheme)://\(shownHost):\(boundPort)\n".utf8))

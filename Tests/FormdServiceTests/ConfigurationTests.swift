@@ -144,6 +144,8 @@ struct ConfigurationTests {
             (#"{"server": {"port": 70000}}"#, "server.port"), (#"{"log": {"format": "xml"}}"#, "log.format"),
             (#"{"timeouts": {"shutdown_seconds": -1}}"#, "timeouts.shutdown_seconds"),
             (#"{"forms": {"reload": "maybe"}}"#, "forms.reload"),
+            (#"{"forms": {"max_file_bytes": 0}}"#, "forms.max_file_bytes"),
+            (#"{"forms": {"max_file_bytes": "8 MiB"}}"#, "forms.max_file_bytes"),
             (#"{"server": {"io_threads": 0}}"#, "server.io_threads"), (#"{"server": {"workers": "many"}}"#, "server.workers"),
         ] {
             _ = try f.root.write("config/formd.json", json)

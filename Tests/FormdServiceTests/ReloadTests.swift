@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The registry polls the forms folder every second: edits, broken edits, new and removed files.
 @Suite("formd serve reload", .timeLimit(.minutes(3)))
@@ -83,6 +86,51 @@ struct ReloadTests {
         #expect(try title(server, "alpha") == nil)
         #expect(try formsLoaded(server) == 1)
 
+        #expect(server.stop() == 0)
+    }
+
+    /// `cp -p` of an edited copy: same inode, same size, and the old mtime restored to the
+    /// nanosecond. Only the content (and the ctime, which cannot be set back) differs.
+    @Test func sameSizeSameMtimeRewriteIsServed() throws {
+        let folder = try TempFolder()
+        let forms = try folder.subfolder("Forms")
+        let file = try folder.write("Forms/alpha.json", Fixtures.titled("Alpha one"))
+        let server = try FormdServerProcess(forms: forms, directory: folder.url)
+        #expect(try title(server, "alpha") == "Alpha one")
+        let v1 = try server.request("GET", "/forms/alpha").header("ETag")
+
+        var before = stat()
+        try #require(stat(file.path, &before) == 0)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.write(contentsOf: Data(Fixtures.titled("Alpha two").utf8))
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        try #require(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+        var after = stat()
+        try #require(stat(file.path, &after) == 0)
+        try #require(after.st_ino == before.st_ino && after.st_size == before.st_size)
+        try #require(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+
+        let seen = try eventually(within: Self.deadline) { try title(server, "alpha") == "Alpha two" ? true : nil }
+        #expect(seen == true, "a rewrite with the same size and mtime was not picked up in \(Self.deadline) s")
+        #expect(try server.request("GET", "/forms/alpha").header("ETag") != v1)
+        #expect(server.stop() == 0)
+    }
+
+    /// A file whose metadata changes but whose bytes do not (`touch`) is not reloaded.
+    @Test func touchWithoutContentChangeIsNotAReload() throws {
+        let folder = try TempFolder()
+        let forms = try folder.subfolder("Forms")
+        let file = try folder.write("Forms/alpha.json", Fixtures.titled("Alpha"))
+        let server = try FormdServerProcess(
+            forms: forms, environment: ["FORMD_LOG_LEVEL": "debug"], directory: folder.url)
+        let v1 = try server.request("GET", "/forms/alpha").header("ETag")
+        try FileManager.default.setAttributes([.modificationDate: Date() + 5], ofItemAtPath: file.path)
+        // A control edit to another file shows when the touched one has been polled too.
+        try folder.write("Forms/beta.json", Fixtures.titled("Beta"))
+        #expect(try eventually(within: Self.deadline) { try title(server, "beta") == "Beta" ? true : nil } == true)
+        #expect(try server.request("GET", "/forms/alpha").header("ETag") == v1)
+        #expect(!server.child.stderr.text.contains("form=alpha"), "\(server.child.stderr.text)")
         #expect(server.stop() == 0)
     }
 

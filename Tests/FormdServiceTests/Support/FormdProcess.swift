@@ -242,10 +242,8 @@ final class FormdServerProcess: @unchecked Sendable {
 
     /// Sends `sig` until the server logs that it is draining (nil: it never did in `timeout`).
     ///
-    /// `formd serve` prints its listening line before it installs its SIGTERM/SIGINT handler
-    /// (ServeCommand.swift): a signal sent in that window is ignored and lost (or, earlier still,
-    /// kills the process). Re-sending until the `draining` log line shows keeps the other tests
-    /// independent of that bug; `SignalRaceTests` keeps it visible.
+    /// One signal suffices since `formd serve` arms its signal sources before the listening line
+    /// (`SignalRaceTests` checks exactly that); re-sending only bounds the wait on a slow machine.
     @discardableResult
     func beginDrain(_ sig: Int32 = SIGTERM, timeout: TimeInterval = 20) -> Bool? {
         let deadline = Date() + timeout
