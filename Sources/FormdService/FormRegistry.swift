@@ -54,6 +54,8 @@ public final class FormRegistry: @unchecked Sendable {
     public let directory: String
     /// `forms.max_file_bytes`: larger files are refused before a byte of them is read.
     public let maxFileBytes: Int
+    /// `forms.strict`: a definition with warnings is refused like one with errors.
+    public let strict: Bool
     let logger: Logger
     let metrics: ServiceMetrics?
     private let lock = NSLock()
@@ -63,11 +65,12 @@ public final class FormRegistry: @unchecked Sendable {
     private var watcher: DispatchSourceTimer?
 
     public init(
-        directory: String, maxFileBytes: Int = DefinitionFile.defaultMaxBytes, logger: Logger,
+        directory: String, maxFileBytes: Int = DefinitionFile.defaultMaxBytes, strict: Bool = false, logger: Logger,
         metrics: ServiceMetrics? = nil
     ) {
         self.directory = directory
         self.maxFileBytes = maxFileBytes
+        self.strict = strict
         self.logger = logger
         self.metrics = metrics
     }
@@ -158,10 +161,14 @@ public final class FormRegistry: @unchecked Sendable {
                 if known?.digest == digest { continue }
             }
             let result = FormLoader.load(id: id, bytes: bytes)
-            for d in result.diagnostics where d.severity == .warning && initial {
-                logger.debug("\(d.formatted(file: path))")
+            // Every load of new content, at start-up and on each reload, says what is suspect.
+            let warnings = result.diagnostics.filter { $0.severity == .warning }
+            for d in warnings {
+                logger.warning("definition warning", metadata: ["form": "\(id)", "problem": "\(d.formatted(file: path))"])
             }
-            if let form = result.form {
+            if strict, result.form != nil, !warnings.isEmpty {
+                reject(id, path: path, warnings, initial: initial, strict: true)
+            } else if let form = result.form {
                 if forms[id]?.version != form.version {
                     forms[id] = form
                     changed = true
@@ -186,9 +193,9 @@ public final class FormRegistry: @unchecked Sendable {
         }
     }
 
-    private func reject(_ id: String, path: String, _ diagnostics: [Diagnostic], initial: Bool) {
+    private func reject(_ id: String, path: String, _ diagnostics: [Diagnostic], initial: Bool, strict: Bool = false) {
         if !initial { metrics?.reloadFailed() }
-        let lines = diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: path) }
+        let lines = diagnostics.filter { strict || $0.severity == .error }.map { $0.formatted(file: path) }
         logger.error(
             initial ? "form rejected; not served" : "reload failed; the last good version keeps serving",
             metadata: ["form": "\(id)", "problems": "\(lines.joined(separator: "; "))"])

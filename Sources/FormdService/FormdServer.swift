@@ -34,7 +34,8 @@ public final class FormdServer: @unchecked Sendable {
             throw ConfigurationError("forms.directory: \(c.formsDirectory) is not a folder")
         }
         let registry = FormRegistry(
-            directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, logger: logger, metrics: metrics)
+            directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, strict: c.formsStrict, logger: logger,
+            metrics: metrics)
         service = FormService(registry: registry, metrics: metrics, logger: logger, postalCodes: postal)
         var h = HTTPServerConfiguration()
         h.host = c.host

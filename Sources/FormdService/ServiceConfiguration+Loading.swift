@@ -132,6 +132,7 @@ extension ServiceConfiguration {
         case "server.tls.key": tlsKey = try optionalString()
         case "forms.directory": formsDirectory = try string()
         case "forms.reload": formsReload = try bool()
+        case "forms.strict": formsStrict = try bool()
         case "forms.max_file_bytes": maxFileBytes = try integer(1024...1 << 30)
         case "limits.max_body_bytes": maxBodyBytes = try integer(1...1 << 30)
         case "limits.max_header_bytes": maxHeaderBytes = try integer(256...1 << 20)

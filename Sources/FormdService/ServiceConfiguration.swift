@@ -15,6 +15,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var tlsKey: String?
     public var formsDirectory = "Forms"
     public var formsReload = true
+    /// Refuse definitions that have warnings, not only errors.
+    public var formsStrict = false
     /// Definition files larger than this are refused unread.
     public var maxFileBytes = DefinitionFile.defaultMaxBytes
     public var maxBodyBytes = 1_048_576
@@ -33,7 +35,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The dotted keys, in documentation order.
     public static let keys = [
         "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key",
-        "forms.directory", "forms.reload", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "timeouts.header_seconds",
+        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
         "validators.postal_codes",
     ]
