@@ -80,7 +80,7 @@ enum DefinitionSchema {
     "errorCode": {
       "enum": [
         "required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare",
-        "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable"
+        "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long"
       ]
     },
     "group": {

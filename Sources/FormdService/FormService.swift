@@ -16,11 +16,16 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     private let openAPILock = NSLock()
     private var openAPICache: (snapshot: FormRegistry.Snapshot, bytes: [UInt8])?
 
-    public init(registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil) {
+    public init(
+        registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
+        maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes
+    ) {
         self.registry = registry
         self.metrics = metrics
         self.logger = logger
-        self.engineOptions = EvaluationOptions(locale: .en, postalCodes: postalCodes)
+        var options = EvaluationOptions(locale: .en, postalCodes: postalCodes)
+        options.maxTextBytes = maxTextBytes
+        self.engineOptions = options
     }
 
     public var isReady: Bool {

@@ -36,7 +36,8 @@ public final class FormdServer: @unchecked Sendable {
         let registry = FormRegistry(
             directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, strict: c.formsStrict, logger: logger,
             metrics: metrics)
-        service = FormService(registry: registry, metrics: metrics, logger: logger, postalCodes: postal)
+        service = FormService(
+            registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes)
         var h = HTTPServerConfiguration()
         h.host = c.host
         h.port = c.port

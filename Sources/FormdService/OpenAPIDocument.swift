@@ -166,7 +166,7 @@ enum OpenAPIDocument {
             "type": "object", "required": ["code", "message", "params"],
             "properties": {
               "field": {"type": "string"}, "section": {"type": "string"},
-              "code": {"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable"]},
+              "code": {"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long"]},
               "message": {"type": "string"},
               "params": {"type": "object"}
             }

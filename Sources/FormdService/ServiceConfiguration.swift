@@ -1,3 +1,4 @@
+import FormdCore
 import Foundation
 
 /// Every setting of API.md, resolved from (highest first) the command line, `FORMD_*` environment
@@ -22,6 +23,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxBodyBytes = 1_048_576
     public var maxHeaderBytes = 16_384
     public var maxConnections = 10_000
+    /// The longest text a text formula may produce (UTF-8 bytes).
+    public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
     public var headerSeconds = 10.0
     public var bodySeconds = 30.0
     public var idleSeconds = 60.0
@@ -35,7 +38,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The dotted keys, in documentation order.
     public static let keys = [
         "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key",
-        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "timeouts.header_seconds",
+        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_text_bytes", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
         "validators.postal_codes",
     ]

@@ -77,7 +77,8 @@ import Testing
                 let s = e.layout.staticSlot[try #require(form.plan.fieldIndex["f"])]
                 let spec = form.plan.spec(e.layout.fields[s].spec)
                 let compiled = try #require(spec.formula)
-                let tree = withUnsafePointer(to: &e) { compiled.evaluate(in: $0, context: s, kind: spec.kind) }
+                var tooLong = false
+                let tree = withUnsafePointer(to: &e) { compiled.evaluate(in: $0, context: s, kind: spec.kind, tooLong: &tooLong) }
                 let program = e.formulaValue(slot: s)
                 #expect(tree == program, "\(f): tree \(String(describing: tree)), program \(String(describing: program))")
                 compared += 1

@@ -44,7 +44,8 @@ final class CompiledFormula: Sendable {
     }
 
     /// The formula's value in its field's canonical kind (SEMANTICS §4), or nil for no value.
-    func evaluate(in evaluation: UnsafePointer<Evaluation>, context: Int, kind: FieldKind) -> JSONValue? {
+    /// `tooLong` becomes true when a text result would pass `maxTextBytes` (then: no value).
+    func evaluate(in evaluation: UnsafePointer<Evaluation>, context: Int, kind: FieldKind, tooLong: inout Bool) -> JSONValue? {
         switch body {
         case .numeric(let formula):
             let env = EvaluationEnvironment(evaluation: evaluation, refs: variables, context: context, use: .formula)
@@ -52,7 +53,13 @@ final class CompiledFormula: Sendable {
             return Self.canonical(d, kind: kind)
         case .text(let template):
             let env = EvaluationEnvironment(evaluation: evaluation, refs: variables, context: context, use: .text)
-            return template.evaluate(in: env).map { .string($0) }
+            switch template.evaluate(in: env, maxBytes: evaluation.pointee.options.maxTextBytes) {
+            case .text(let s): return .string(s)
+            case .none: return nil
+            case .tooLong:
+                tooLong = true
+                return nil
+            }
         }
     }
 

@@ -206,7 +206,10 @@ extension Evaluation {
         guard program.depth > 0 else {
             let spec = plan.spec(ref)
             guard let formula = spec.formula else { return nil }
-            return withUnsafePointer(to: &self) { formula.evaluate(in: $0, context: s, kind: spec.kind) }
+            var tooLong = false
+            let value = withUnsafePointer(to: &self) { formula.evaluate(in: $0, context: s, kind: spec.kind, tooLong: &tooLong) }
+            if tooLong { textTooLong.insert(s) } else if !textTooLong.isEmpty { textTooLong.remove(s) }
+            return value
         }
         return withUnsafePointer(to: &self) { e in
             let plan = e.pointee.plan

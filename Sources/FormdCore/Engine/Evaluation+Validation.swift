@@ -45,6 +45,10 @@ extension Evaluation {
     private mutating func validateField(_ s: Int) {
         let ref = layout.fields[s].spec
         let checks = plan.checks[ref]
+        if !textTooLong.isEmpty, textTooLong.contains(s) {
+            fieldError(s, .textTooLong, params: [("max", .int(options.maxTextBytes))])
+            return
+        }
         if origin[s] == .invalid {
             let spec = plan.spec(ref)
             fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])

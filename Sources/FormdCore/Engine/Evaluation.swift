@@ -56,6 +56,8 @@ public struct Evaluation: Sendable {
     var actionSet: Set<Action> = []
     var structuralActions: [Action] = []
     var unstableFields: [String]?
+    /// Formula slots whose text would pass `options.maxTextBytes` (SEMANTICS §11).
+    var textTooLong: Set<Int> = []
     /// What is left of `options.formatAllowance`.
     var formatAllowanceLeft = FormatAllowance(steps: 0, cpu: .zero)
     /// `format` checks that ran out of time (counted in metrics by the service).
@@ -205,6 +207,11 @@ public struct EvaluationOptions: Sendable {
     /// patterns costs a bounded time per request. Neither counts time the thread is
     /// descheduled, so the answer does not depend on host load.
     public var formatAllowance = FormatAllowance(steps: 36, cpu: .milliseconds(5))
+    /// The longest text a text formula may produce, in UTF-8 bytes (SEMANTICS §11): past it the
+    /// field has no value and the error `text_too_long`. Templates that repeat other templates
+    /// double at every step, so without a bound 34 of them ask for 16 GiB.
+    public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
+    public static let defaultMaxTextBytes = 65_536
 
     public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {
         self.locale = locale

@@ -103,21 +103,42 @@ public struct BoundTextTemplate: Sendable {
 
     public let parts: [Part]
 
+    public enum Result: Equatable {
+        case text(String)
+        /// Empty or only whitespace: no value.
+        case none
+        /// Longer than the bound, in UTF-8 bytes: not built.
+        case tooLong
+    }
+
     /// Literal text plus each field's text (numbers in canonical form, missing as `""`);
     /// nil when the result is empty or only whitespace.
     public func evaluate<E: ExpressionEnvironment>(in environment: E) -> String? {
+        if case .text(let s) = evaluate(in: environment, maxBytes: .max) { return s }
+        return nil
+    }
+
+    /// The same, stopping as soon as the text would pass `maxBytes` UTF-8 bytes: templates
+    /// that repeat other templates grow exponentially (`t2 = "t1 t1"`, `t3 = "t2 t2"`, ...), so
+    /// the bound is checked before each append, never after.
+    public func evaluate<E: ExpressionEnvironment>(in environment: E, maxBytes: Int) -> Result {
         var result = ""
+        func append(_ s: String) -> Bool {
+            guard result.utf8.count + s.utf8.count <= maxBytes else { return false }
+            result += s
+            return true
+        }
         for part in parts {
             switch part {
-            case .literal(let s): result += s
+            case .literal(let s): guard append(s) else { return .tooLong }
             case .slot(let slot):
                 switch environment.operand(slot) {
                 case .missing: break
-                case .number(let d): result += d.canonicalText
-                case .string(let s): result += s
+                case .number(let d): guard append(d.canonicalText) else { return .tooLong }
+                case .string(let s): guard append(s) else { return .tooLong }
                 }
             }
         }
-        return result.allSatisfy(\.isWhitespace) ? nil : result
+        return result.allSatisfy(\.isWhitespace) ? .none : .text(result)
     }
 }

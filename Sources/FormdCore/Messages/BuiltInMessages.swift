@@ -20,6 +20,7 @@ enum BuiltInMessages {
             .minInstances: "{label} needs at least {min} entries.",
             .maxInstances: "{label} can have at most {max} entries.",
             .unstable: "The form could not settle. These fields kept changing: {fields}.",
+            .textTooLong: "{label} would be longer than {max} bytes, so it was not computed.",
         ],
         .nb: [
             .required: "{label} må fylles ut.",
@@ -36,6 +37,7 @@ enum BuiltInMessages {
             .minInstances: "{label} må ha minst {min} oppføringer.",
             .maxInstances: "{label} kan ikke ha mer enn {max} oppføringer.",
             .unstable: "Skjemaet kom ikke i ro. Disse feltene fortsatte å endre seg: {fields}.",
+            .textTooLong: "{label} ville blitt lengre enn {max} byte og ble derfor ikke beregnet.",
         ],
         .es: [
             .required: "El campo {label} es obligatorio.",
@@ -52,6 +54,7 @@ enum BuiltInMessages {
             .minInstances: "La sección {label} debe tener al menos {min} elementos.",
             .maxInstances: "La sección {label} no puede tener más de {max} elementos.",
             .unstable: "El formulario no llegó a estabilizarse. Estos campos seguían cambiando: {fields}.",
+            .textTooLong: "El campo {label} superaría {max} bytes, por lo que no se ha calculado.",
         ],
     ]
 }

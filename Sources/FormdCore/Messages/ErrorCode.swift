@@ -14,6 +14,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case minInstances = "min_instances"
     case maxInstances = "max_instances"
     case unstable
+    /// A text formula whose result would exceed `EvaluationOptions.maxTextBytes`.
+    case textTooLong = "text_too_long"
 
     /// Dense index, for the flat message tables.
     var index: Int {
@@ -32,8 +34,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
         case .minInstances: 11
         case .maxInstances: 12
         case .unstable: 13
+        case .textTooLong: 14
         }
     }
 
-    static let count = 14
+    static let count = 15
 }

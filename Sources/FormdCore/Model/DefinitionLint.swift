@@ -17,6 +17,7 @@ struct DefinitionLint {
     mutating func run() {
         for field in allFields { lintKind(field) }
         lintTargetLoops()
+        lintTextGrowth()
     }
 
     private var allFields: [Field] {
@@ -185,6 +186,52 @@ struct DefinitionLint {
         var path = [to]
         while let last = path.last, last != from, let p = previous[last] { path.append(p) }
         return path.reversed()
+    }
+
+    // MARK: - Text growth
+
+    /// How many copies of an input's text a text formula can hold: a template that names another
+    /// template twice doubles it, so a chain of them grows exponentially (SEMANTICS §11 bounds
+    /// the result; this says so before a request does).
+    static let textGrowthWarning = 64
+
+    private mutating func lintTextGrowth() {
+        let fields = allFields
+        var byID: [String: Field] = [:]
+        for f in fields where byID[f.id] == nil { byID[f.id] = f }
+        var growth: [String: Int] = [:]
+        var visiting = Set<String>()
+        func copies(_ id: String) -> Int {
+            if let g = growth[id] { return g }
+            guard let f = byID[id], let formula = f.formula, !f.kind.isNumeric, visiting.insert(id).inserted else { return 1 }
+            var total = 0
+            for case .word(let name, _) in TextTemplate(parsing: formula).segments where byID[name] != nil {
+                total = min(total + copies(name), 1 << 40)
+            }
+            visiting.remove(id)
+            growth[id] = max(total, 1)
+            return max(total, 1)
+        }
+        // Report the first field of each chain that passes the threshold, not every later one.
+        var reported = Set<String>()
+        for f in fields where f.formula != nil && !f.kind.isNumeric {
+            let n = copies(f.id)
+            guard n >= Self.textGrowthWarning else { continue }
+            let words = TextTemplate(parsing: f.formula!).segments.compactMap { s -> String? in
+                if case .word(let name, _) = s, byID[name] != nil { return name }
+                return nil
+            }
+            if words.contains(where: { reported.contains($0) }) {
+                reported.insert(f.id)
+                continue
+            }
+            reported.insert(f.id)
+            let shown = n >= 1 << 40 ? "more than 10^12" : String(n)
+            warn(
+                "\(f.path).formula",
+                "this text formula repeats other text formulas so that it holds \(shown) copies of an input's text (it grows exponentially along the chain); results past the server's text limit (limits.max_text_bytes) get the error text_too_long"
+            )
+        }
     }
 
     // MARK: - Suggestions
