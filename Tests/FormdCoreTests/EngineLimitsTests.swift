@@ -58,4 +58,45 @@ import Testing
             #"{"id": "a", "type": "text"}"#, #"{"id": "b", "type": "text"}"#,
             #"{"id": "full", "type": "text", "formula": "a b a b"}"#)).isEmpty)
     }
+
+    // MARK: numbers past what formd holds (SEMANTICS §2, §6)
+
+    static let bounded = Engine.fields(
+        #"{"id": "f", "type": "float", "validations": {"min_value": 0, "max_value": 200000}}"#,
+        #"{"id": "n", "type": "number", "validations": {"max_value": 99}}"#,
+        #"{"id": "t", "type": "text", "validations": {"min_value": -1}}"#)
+
+    @Test(arguments: ["1e200", "-1e200", "1e400", "-1e-200", "1e-129", "1e165", "\"1e400\"", "\"-1e-200\""])
+    func floatsFormdCannotHoldAreTypeErrors(_ literal: String) throws {
+        let r = try Engine.run(Self.bounded, #"{"f": \#(literal)}"#, mode: .validate)
+        #expect(r.codes("f") == ["type"], "\(literal)")
+    }
+
+    @Test func boundsCompareExactlyAtAnyMagnitude() throws {
+        func codes(_ field: String, _ literal: String) throws -> [String] {
+            try Engine.run(Self.bounded, "{\"\(field)\": \(literal)}", mode: .validate).codes(field)
+        }
+        #expect(try codes("f", "9.99e164") == ["max_value"])
+        #expect(try codes("f", "1e-128") == [], "the finest step is held")
+        #expect(try codes("f", "200000.0000000000000000000000000000000000000001") == ["max_value"], "past 38 digits")
+        #expect(try codes("f", "199999.9999999999999999999999999999999999999999") == [])
+        #expect(try codes("f", "-0.0") == [])
+        // A `number` field holds digit strings of any length: a 200-digit one is above 99.
+        #expect(try codes("n", "\"" + String(repeating: "9", count: 200) + "\"") == ["max_value"])
+        #expect(try codes("n", "\"0099\"") == [])
+        // Text that reads as a number is bounded too, however small.
+        #expect(try codes("t", "\"-1e-200\"") == [])
+        #expect(try codes("t", "\"-1.0000000000000000000000000000000000000001\"") == ["min_value"])
+        #expect(try codes("t", "\"-1e200\"") == ["min_value"])
+    }
+
+    @Test func decimalComparison() {
+        func c(_ a: String, _ b: String) -> Int { DecimalText.compare(DecimalText.parse(a)!, DecimalText.parse(b)!) }
+        #expect(c("1e200", "1e199") == 1)
+        #expect(c("-1e-200", "0") == -1)
+        #expect(c("0", "-0") == 0)
+        #expect(c("12.5", "12.50") == 0)
+        #expect(c("-3", "-2.9999") == -1)
+        #expect(c("100", "99.999999999999999999999999999999999999999") == 1)
+    }
 }

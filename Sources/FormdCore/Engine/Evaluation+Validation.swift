@@ -74,13 +74,13 @@ extension Evaluation {
             if length < minLength { fieldError(s, .minLength, params: [("min", .int(rules?.minLength ?? minLength))]) }
             if length > maxLength { fieldError(s, .maxLength, params: [("max", .int(rules?.maxLength ?? maxLength))]) }
         }
-        if checks.flags.contains(.numericChecks), let x = value(s)?.numericReading {
+        if checks.flags.contains(.numericChecks), let x = value(s).flatMap(NumericReading.init) {
             let limits = plan.valueLimits[Int(checks.limits)]
-            if let min = limits.min, x < min {
+            if let min = limits.min, x.compare(to: min) < 0 {
                 let text = plan.spec(ref).validations?.minValue?.text ?? min.canonicalText
                 fieldError(s, .minValue, params: [("min", .number(JSONNumber(literal: text)))])
             }
-            if let max = limits.max, x > max {
+            if let max = limits.max, x.compare(to: max) > 0 {
                 let text = plan.spec(ref).validations?.maxValue?.text ?? max.canonicalText
                 fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))])
             }

@@ -70,6 +70,32 @@ enum DecimalText {
         return Parts(negative: negative, digits: digits, exponent: exponent)
     }
 
+    /// The sign of `a - b`, exact at any magnitude.
+    static func compare(_ a: Parts, _ b: Parts) -> Int {
+        let sa = a.digits.isEmpty ? 0 : a.negative ? -1 : 1
+        let sb = b.digits.isEmpty ? 0 : b.negative ? -1 : 1
+        if sa != sb { return sa < sb ? -1 : 1 }
+        if sa == 0 { return 0 }
+        // Magnitude: the value lies in [10^(m-1), 10^m).
+        let ma = a.digits.count + a.exponent
+        let mb = b.digits.count + b.exponent
+        if ma != mb { return (ma > mb ? 1 : -1) * sa }
+        for i in 0..<max(a.digits.count, b.digits.count) {
+            let da = i < a.digits.count ? a.digits[i] : 48
+            let db = i < b.digits.count ? b.digits[i] : 48
+            if da != db { return (da > db ? 1 : -1) * sa }
+        }
+        return 0
+    }
+
+    /// Whether a `FormNumber` holds the value at all: zero, or a magnitude below 1e165 and not
+    /// below its finest step, 1e-128 (SEMANTICS §2, §4).
+    static func isRepresentable(_ p: Parts) -> Bool {
+        guard !p.digits.isEmpty else { return true }
+        let magnitude = p.digits.count + p.exponent
+        return magnitude <= 165 && magnitude >= -127
+    }
+
     /// When `text` is already canonical (`canonical(parse(text)!) == text`, at most
     /// `maxNumberTextLength` bytes): `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`, not `-0`. Then it has
     /// `digits` digits and a fractional part or not. Lets coercion keep a number as sent, without
