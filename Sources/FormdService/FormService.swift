@@ -18,13 +18,14 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
 
     public init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
-        maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes
+        maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes, maxInstances: Int = EvaluationOptions.defaultMaxInstances
     ) {
         self.registry = registry
         self.metrics = metrics
         self.logger = logger
         var options = EvaluationOptions(locale: .en, postalCodes: postalCodes)
         options.maxTextBytes = maxTextBytes
+        options.maxInstances = maxInstances
         self.engineOptions = options
     }
 

@@ -37,7 +37,8 @@ public final class FormdServer: @unchecked Sendable {
             directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, strict: c.formsStrict, logger: logger,
             metrics: metrics)
         service = FormService(
-            registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes)
+            registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes,
+            maxInstances: c.maxInstances)
         var h = HTTPServerConfiguration()
         h.host = c.host
         h.port = c.port

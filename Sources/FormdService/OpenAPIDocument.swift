@@ -171,7 +171,7 @@ enum OpenAPIDocument {
               "params": {"type": "object"}
             }
           },
-          "Dropped": {"type": "object", "required": ["field", "reason"], "properties": {"field": {"type": "string"}, "reason": {"enum": ["unknown", "not_input", "hidden", "computed", "cleared"]}}},
+          "Dropped": {"type": "object", "required": ["field", "reason"], "properties": {"field": {"type": "string"}, "reason": {"enum": ["unknown", "not_input", "hidden", "computed", "cleared", "over_limit"]}}},
           "Action": {
             "type": "object", "required": ["id", "type", "action"],
             "properties": {"id": {"type": "string"}, "type": {"type": "string"}, "action": {"enum": ["show", "hide", "update", "enable", "disable", "clear"]}, "value": {}}

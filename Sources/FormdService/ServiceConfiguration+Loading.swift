@@ -138,6 +138,7 @@ extension ServiceConfiguration {
         case "limits.max_header_bytes": maxHeaderBytes = try integer(256...1 << 20)
         case "limits.max_connections": maxConnections = try integer(1...1_000_000)
         case "limits.max_text_bytes": maxTextBytes = try integer(64...1 << 30)
+        case "limits.max_instances": maxInstances = try integer(1...1_000_000)
         case "timeouts.header_seconds": headerSeconds = try seconds()
         case "timeouts.body_seconds": bodySeconds = try seconds()
         case "timeouts.idle_seconds": idleSeconds = try seconds()

@@ -25,6 +25,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxConnections = 10_000
     /// The longest text a text formula may produce (UTF-8 bytes).
     public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
+    /// Instances evaluated per dynamic section that has no `max_instances`.
+    public var maxInstances = EvaluationOptions.defaultMaxInstances
     public var headerSeconds = 10.0
     public var bodySeconds = 30.0
     public var idleSeconds = 60.0
@@ -38,7 +40,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The dotted keys, in documentation order.
     public static let keys = [
         "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key",
-        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_text_bytes", "timeouts.header_seconds",
+        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_text_bytes", "limits.max_instances", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
         "validators.postal_codes",
     ]

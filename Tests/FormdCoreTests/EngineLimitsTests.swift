@@ -99,4 +99,67 @@ import Testing
         #expect(c("-3", "-2.9999") == -1)
         #expect(c("100", "99.999999999999999999999999999999999999999") == 1)
     }
+
+    // MARK: instances (SEMANTICS §7, §11)
+
+    static func rows(maxInstances: Int?) -> String {
+        let max = maxInstances.map { ", \"max_instances\": \($0)" } ?? ""
+        return #"""
+        {"groups": [{"sections": [
+          {"id": "top", "fields": [{"id": "total", "type": "float", "formula": "sum(rows[*].amount)"}]},
+          {"id": "rows", "type": "dynamic", "action_title": "Add", "fields": null\#(max)}]}],
+         "templates": {"sections": [{"id": "rows", "fields": [
+           {"id": "rows[:index].qty", "type": "count"},
+           {"id": "rows[:index].price", "type": "float"},
+           {"id": "rows[:index].skip", "type": "switch", "targets": [{"id": "rows[:index].amount", "type": "field", "action": "hide", "condition": "$rows[:index].skip == 1"}]},
+           {"id": "rows[:index].amount", "type": "float", "formula": "$rows[:index].qty * $rows[:index].price"},
+           {"id": "rows[:index].share", "type": "float", "formula": "round($rows[:index].amount / sum(rows[*].amount), 4)"}]}]}}
+        """#
+    }
+
+    static func submission(_ n: Int, skip: Set<Int> = []) -> String {
+        var members: [String] = []
+        for i in 0..<n {
+            members.append("\"rows[\(i)].qty\": \(i + 1)")
+            members.append("\"rows[\(i)].price\": 2")
+            if skip.contains(i) { members.append("\"rows[\(i)].skip\": true") }
+        }
+        return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    @Test func instancesPastMaxInstancesAreRefusedBeforeEvaluation() throws {
+        let r = try Engine.run(Self.rows(maxInstances: 3), Self.submission(5), mode: .validate)
+        #expect(r.errorList == ["rows:max_instances"])
+        #expect(r.error("rows", "max_instances")?["params"] == Engine.json(#"{"max": 3}"#))
+        #expect(r.valueKeys.filter { $0.hasPrefix("rows[") }.count == 3 * 4, "instances 0-2: qty, price, amount, share")
+        #expect(r.value("rows[3].qty") == nil && r.value("rows[4].amount") == nil)
+        #expect(r.dropped == ["rows[3].qty:over_limit", "rows[3].price:over_limit", "rows[4].qty:over_limit", "rows[4].price:over_limit"])
+        #expect(r.text("total") == "12", "2 + 4 + 6: the refused instances are not summed")
+    }
+
+    @Test func withoutMaxInstancesTheEngineCapApplies() throws {
+        let form = try Engine.load(Self.rows(maxInstances: nil))
+        let values = try #require(try JSONParser.parse(Self.submission(6)).root.objectValue)
+        var options = EvaluationOptions()
+        options.maxInstances = 4
+        let e = Evaluation(plan: form.plan, values: values, mode: .validate, options: options)
+        #expect(e.errors.map(\.code) == [.maxInstances])
+        #expect(e.dropped.map(\.reason) == Array(repeating: .overLimit, count: 4))
+        #expect(EvaluationOptions().maxInstances == 1_000)
+    }
+
+    /// Each instance's share reads the same sum: computed once, it must still follow every change
+    /// of the instances' values (formulas computed in this round, visibility from targets).
+    @Test func aggregatesFollowFormulasAndVisibility() throws {
+        let all = try Engine.run(Self.rows(maxInstances: nil), Self.submission(3))
+        #expect(all.text("total") == "12")
+        #expect(all.text("rows[0].share") == "0.1667")
+        #expect(all.text("rows[2].share") == "0.5")
+        // Row 1 hides its amount: the sum and every share move.
+        let skipped = try Engine.run(Self.rows(maxInstances: nil), Self.submission(3, skip: [1]))
+        #expect(skipped.text("total") == "8")
+        #expect(skipped.text("rows[0].share") == "0.25")
+        #expect(skipped.text("rows[2].share") == "0.75")
+        #expect(skipped.visible("rows[1].amount") == false)
+    }
 }

@@ -178,6 +178,16 @@ struct EvaluationEnvironment: ExpressionEnvironment {
         let e = evaluation
         for base in e.pointee.layout.instanceBase[t] { body(Evaluation.operand(e, base + a, use: use)) }
     }
+
+    func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)? {
+        guard case .aggregate(let t, let a) = refs[base + slot] else { return nil }
+        return evaluation.pointee.aggregates?.lookup(.init(template: Int32(t), attr: Int32(a), function: fn, use: use))
+    }
+
+    func storeAggregate(_ fn: AggregateFunction, _ slot: Int, _ value: FormNumber?, inexact: Bool) {
+        guard case .aggregate(let t, let a) = refs[base + slot] else { return }
+        evaluation.pointee.aggregates?.store(.init(template: Int32(t), attr: Int32(a), function: fn, use: use), value, inexact: inexact)
+    }
 }
 
 extension Evaluation {

@@ -143,7 +143,9 @@ extension Evaluation {
         for m in members.indices {
             let slot = Int(memberSlot[m])
             guard slot >= 0 else {
-                if members[m].value.isPresentForDropping { out.append((members[m].key, .unknown)) }
+                if members[m].value.isPresentForDropping {
+                    out.append((members[m].key, slot == Self.overLimitMember ? .overLimit : .unknown))
+                }
                 continue
             }
             let flags = layout.fields[slot].flags

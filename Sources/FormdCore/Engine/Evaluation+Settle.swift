@@ -12,7 +12,12 @@ extension Evaluation {
         // Sources of structural targets in this layout, in definition order.
         var sources: [Int] = []
         for s in layout.outputOrder where layout.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
-        let maxRounds = layout.fields.count + 1
+        // (fields + 1) rounds, counting the definition's fields rather than the request's slots:
+        // a chain of targets runs through the definition's fields (an instance's targets reach its
+        // own instance and the static fields), so more instances do not need more rounds, and a
+        // request with thousands of instances of mutually hiding fields cannot make the loop
+        // quadratic (SEMANTICS §5.3, §11).
+        let maxRounds = min(layout.fields.count, 2 * plan.definitionFieldCount) + 1
         var round = 0
         // Whether the formulas / targets may compute something else than last time.
         var formulasDirty = true
@@ -129,6 +134,7 @@ extension Evaluation {
                     if formulasDirty && targetsDirty { break }
                 }
             }
+            if visibilityChanged { aggregates?.invalidateAll() }
             hidden = newHidden
             disabled = newDisabled
             sectionHidden = newSectionHidden
@@ -193,6 +199,8 @@ extension Evaluation {
         // Formula slots never hold the submitted value (they are not coerced): `stored` is theirs.
         if result != stored[s] {
             stored[s] = result
+            let spec = layout.fields[s].spec
+            if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }
             return true
         }

@@ -26,12 +26,13 @@ extension Evaluation {
         guard !sectionHidden[ss] else { return }
         let spec = plan.sections[layout.sections[ss].section]
         guard let t = spec.template, let id = spec.id else { return }
-        let count = layout.instances[t].count
+        let count = max(layout.instances[t].count, requestedInstances.isEmpty ? 0 : requestedInstances[t])
         let label = spec.section.raw["title"]?.stringValue ?? id
         if let min = spec.section.minInstances, count < min {
             errors.append(makeError(.section(id), .minInstances, params: [("min", .int(min))], label: label, fieldMessages: nil))
         }
-        if let max = spec.section.maxInstances, count > max {
+        // Without its own `max_instances` a section is held to the engine's cap (SEMANTICS §11).
+        if case let max = spec.section.maxInstances ?? options.maxInstances, count > max {
             errors.append(makeError(.section(id), .maxInstances, params: [("max", .int(max))], label: label, fieldMessages: nil))
         }
     }

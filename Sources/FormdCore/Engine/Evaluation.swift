@@ -7,6 +7,8 @@ public struct Evaluation: Sendable {
 
     public enum DropReason: String, Sendable {
         case unknown, notInput = "not_input", hidden, computed, cleared
+        /// A key of a template instance past `max_instances` (or the engine's cap): not evaluated.
+        case overLimit = "over_limit"
     }
 
     struct Action: Sendable, Hashable {
@@ -56,6 +58,13 @@ public struct Evaluation: Sendable {
     var actionSet: Set<Action> = []
     var structuralActions: [Action] = []
     var unstableFields: [String]?
+    /// Aggregate results while their inputs stay the same (forms with templates only: no
+    /// allocation for the others).
+    let aggregates: AggregateCache?
+    /// Per template: instances the submission named, before the cap.
+    var requestedInstances: [Int] = []
+    /// `memberSlot` of a key whose instance is past the cap.
+    static let overLimitMember: Int32 = -2
     /// Formula slots whose text would pass `options.maxTextBytes` (SEMANTICS §11).
     var textTooLong: Set<Int> = []
     /// What is left of `options.formatAllowance`.
@@ -75,6 +84,7 @@ public struct Evaluation: Sendable {
         self.plan = plan
         self.mode = mode
         self.options = options
+        aggregates = plan.templates.isEmpty ? nil : AggregateCache(attributes: plan.templates.map(\.fields.count))
 
         // 1. Which instances exist (SEMANTICS §7), and where each key goes. Static slots do
         // not depend on the instances, so keys naming static fields are placed right away; keys
@@ -104,6 +114,16 @@ public struct Evaluation: Sendable {
                 break
             }
         }
+        // Instances past the section's `max_instances`, or past the engine's cap when it has none,
+        // are refused before anything is evaluated (SEMANTICS §7, §11): the first ones by index
+        // are kept, the count sent is remembered for the `max_instances` error, and the keys of
+        // the others are dropped as `over_limit`. Without this the work grew with what was sent
+        // (and aggregates over instances made it quadratic), whatever the limit said.
+        requestedInstances = instanceSets.map(\.count)
+        for t in instanceSets.indices {
+            let cap = plan.templates[t].section.flatMap { plan.sections[$0].section.maxInstances } ?? options.maxInstances
+            if instanceSets[t].count > cap { instanceSets[t] = Set(instanceSets[t].sorted().prefix(cap)) }
+        }
         if instanceSets.contains(where: { !$0.isEmpty }) {
             layout = Layout(
                 base: plan.staticLayout, sections: plan.sections, templates: plan.templates, flags: plan.flags,
@@ -114,7 +134,10 @@ public struct Evaluation: Sendable {
         let n = layout.fields.count
         sentMember.append(contentsOf: repeatElement(-1, count: n - staticCount))
         for p in pending {
-            guard let o = layout.ordinal(template: p.template, instance: p.index) else { continue }
+            guard let o = layout.ordinal(template: p.template, instance: p.index) else {
+                memberSlot[p.member] = Self.overLimitMember
+                continue
+            }
             let slot = layout.instanceBase[p.template][o] + p.attr
             // A key may name the same slot twice only through different spellings of n
             // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
@@ -194,6 +217,8 @@ public struct Evaluation: Sendable {
     @inline(__always) mutating func setValue(_ s: Int, _ v: JSONValue?) {
         stored[s] = v
         origin[s] = .stored
+        let spec = layout.fields[s].spec
+        if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
     }
 }
 
@@ -212,6 +237,10 @@ public struct EvaluationOptions: Sendable {
     /// double at every step, so without a bound 34 of them ask for 16 GiB.
     public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
     public static let defaultMaxTextBytes = 65_536
+    /// Instances evaluated per dynamic section without `max_instances` (a section's own
+    /// `max_instances` applies when it has one; SEMANTICS §11).
+    public var maxInstances = EvaluationOptions.defaultMaxInstances
+    public static let defaultMaxInstances = 1_000
 
     public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {
         self.locale = locale

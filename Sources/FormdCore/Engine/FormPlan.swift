@@ -5,6 +5,8 @@ public final class FormPlan: Sendable {
     let fields: [FieldSpec]
     let sections: [SectionSpec]
     let templates: [TemplateSpec]
+    /// Static fields plus one instance of each template's fields.
+    var definitionFieldCount: Int { staticLayout.fields.count + templates.reduce(0) { $0 + $1.fields.count } }
     let fieldIndex: [String: Int]
     /// Static field ids by index, contiguous: `route(_:after:)` tries the next ids here before
     /// the hash table, since clients send keys in form order.

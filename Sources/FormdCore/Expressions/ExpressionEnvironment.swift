@@ -22,6 +22,15 @@ public protocol ExpressionEnvironment {
     /// Calls `body` with the value of the aggregated field in every existing instance,
     /// in instance order (`.missing` for instances without a value is fine: they are skipped).
     func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void)
+    /// A result computed before for the aggregate `fn` of `slot`, if the aggregated values have
+    /// not changed since (nil: compute it). `inexact` is whether computing it rounded.
+    func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)?
+    func storeAggregate(_ fn: AggregateFunction, _ slot: Int, _ value: FormNumber?, inexact: Bool)
+}
+
+extension ExpressionEnvironment {
+    public func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)? { nil }
+    public func storeAggregate(_ fn: AggregateFunction, _ slot: Int, _ value: FormNumber?, inexact: Bool) {}
 }
 
 /// `T[*].attr` in an aggregate: the dynamic section (template) id and the attribute, e.g.

@@ -93,6 +93,19 @@ enum Arithmetic {
     /// missing or not numeric are skipped (and not counted).
     static func aggregate<E: ExpressionEnvironment>(_ fn: AggregateFunction, _ environment: E,
                                                     _ slot: Int, _ inexact: inout Bool) -> FormNumber? {
+        if let hit = environment.cachedAggregate(fn, slot) {
+            if hit.inexact { inexact = true }
+            return hit.value
+        }
+        var rounded = false
+        let value = computeAggregate(fn, environment, slot, &rounded)
+        environment.storeAggregate(fn, slot, value, inexact: rounded)
+        if rounded { inexact = true }
+        return value
+    }
+
+    private static func computeAggregate<E: ExpressionEnvironment>(_ fn: AggregateFunction, _ environment: E,
+                                                                   _ slot: Int, _ inexact: inout Bool) -> FormNumber? {
         var count = 0
         var total = FormNumber.zero
         var best: FormNumber?
