@@ -16,6 +16,8 @@ final class Connection: @unchecked Sendable {
     private var tls: TLSConnection?
     private var parser: HTTPParser
     private var pending: [UInt8] = []
+    /// Output the socket did not take; its size is counted in `loop.queuedBytes` (by hand: a
+    /// `didSet` would copy the array on every append).
     private var unsent: [UInt8] = []
     private var unsentOffset = 0
     /// When the current phase times out (monotonic ms); checked by the loop's sweep.
@@ -96,6 +98,27 @@ final class Connection: @unchecked Sendable {
             parsePending()
         }
         flushStaging()
+        parseWhileDrained()
+    }
+
+    /// Pipelined requests left in `pending` because the answers reached the back-pressure bound:
+    /// when the socket took all of them, go on (no readiness event would come for bytes we
+    /// already hold).
+    private func parseWhileDrained() {
+        while !closed && !lingering && unsent.isEmpty && !inFlight && !closeAfterFlush && !peerEOF && !pending.isEmpty {
+            let before = pending.count
+            loop.writeStaging.removeAll(keepingCapacity: true)
+            parsePending()
+            flushStaging()
+            if pending.count == before { return }  // an incomplete request: wait for its bytes
+        }
+    }
+
+    /// Whether this connection's answers so far are enough for now: its own bound, or the
+    /// loop's share of the total once it has an answer waiting (so nobody starves).
+    private var outputFull: Bool {
+        let mine = loop.writeStaging.count + unsent.count - unsentOffset
+        return mine >= loop.config.maxQueuedResponseBytes || (mine > 0 && loop.queuedBytes + loop.writeStaging.count > loop.queuedBudget)
     }
 
     private func parsePending() {
@@ -113,7 +136,7 @@ final class Connection: @unchecked Sendable {
     private func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
         var off = 0
         let config = loop.config
-        while !inFlight && !closeAfterFlush {
+        while !inFlight && !closeAfterFlush && !outputFull {
             let (event, used) = parser.next(UnsafeBufferPointer(rebasing: buf[off...]))
             off += used
             switch event {
@@ -165,6 +188,7 @@ final class Connection: @unchecked Sendable {
         loop.encoder.encode(response, ctx, into: &loop.writeStaging)
         if ctx.close { closeAfterFlush = true } else if !peerEOF { parsePending() }
         flushStaging()
+        parseWhileDrained()
     }
 
     // MARK: output
@@ -178,9 +202,11 @@ final class Connection: @unchecked Sendable {
                 if written < staging.count {
                     unsent = Array(staging[written...])
                     unsentOffset = 0
+                    loop.queuedBytes += unsent.count
                 }
             } else {
                 unsent.append(contentsOf: staging)
+                loop.queuedBytes += staging.count
             }
             if staging.count > 1 << 20 { loop.writeStaging = [] }
         }
@@ -196,6 +222,7 @@ final class Connection: @unchecked Sendable {
                 if tls?.writeNeedsReadable == true { updateInterest() }
                 return
             }
+            loop.queuedBytes -= unsent.count
             unsent = []
             unsentOffset = 0
         }
@@ -203,6 +230,7 @@ final class Connection: @unchecked Sendable {
             loop.writeStaging.removeAll(keepingCapacity: true)
             parsePending()
             flushStaging()
+            parseWhileDrained()
         } else {
             afterOutput()
         }
@@ -375,6 +403,7 @@ final class Connection: @unchecked Sendable {
         }
         _ = Glibc.close(fd)
         pending = []
+        loop.queuedBytes -= unsent.count
         unsent = []
         loop.remove(self)
     }

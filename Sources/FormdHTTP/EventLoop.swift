@@ -33,6 +33,10 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Staging buffer for responses produced while handling one connection's input.
     var writeStaging: [UInt8] = []
+    /// Answer bytes this loop's connections hold unsent (back-pressure, `Connection`).
+    var queuedBytes = 0
+    /// This loop's share of `maxTotalQueuedResponseBytes`.
+    lazy var queuedBudget = max(config.maxQueuedResponseBytes, config.maxTotalQueuedResponseBytes / max(1, config.ioThreads))
 
     private(set) var now: Int64 = Sys.nowMillis()
     private let sweepInterval: Int64

@@ -27,6 +27,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyBytes: Int = 1_048_576
     public var maxHeaderBytes: Int = 16_384
     public var maxConnections: Int = 10_000
+    /// Back-pressure: a connection stops parsing pipelined requests while this many bytes of its
+    /// answers wait for the client to read them (a single larger answer is still sent whole).
+    public var maxQueuedResponseBytes: Int = 1 << 20
+    /// Across all connections: past this many queued bytes, a connection that already has an
+    /// answer waiting parses no further request until the client reads (each may still get one).
+    public var maxTotalQueuedResponseBytes: Int = 64 << 20
 
     public var headerTimeout: Double = 10
     public var bodyTimeout: Double = 30

@@ -48,6 +48,8 @@ public final class FormdServer: @unchecked Sendable {
         h.maxBodyBytes = c.maxBodyBytes
         h.maxHeaderBytes = c.maxHeaderBytes
         h.maxConnections = c.maxConnections
+        h.maxQueuedResponseBytes = c.maxQueuedResponseBytes
+        h.maxTotalQueuedResponseBytes = c.maxTotalQueuedResponseBytes
         h.headerTimeout = c.headerSeconds
         h.bodyTimeout = c.bodySeconds
         h.idleTimeout = c.idleSeconds

@@ -137,6 +137,8 @@ extension ServiceConfiguration {
         case "limits.max_body_bytes": maxBodyBytes = try integer(1...1 << 30)
         case "limits.max_header_bytes": maxHeaderBytes = try integer(256...1 << 20)
         case "limits.max_connections": maxConnections = try integer(1...1_000_000)
+        case "limits.max_queued_response_bytes": maxQueuedResponseBytes = try integer(4096...1 << 30)
+        case "limits.max_total_queued_response_bytes": maxTotalQueuedResponseBytes = try integer(4096...1 << 40)
         case "limits.max_text_bytes": maxTextBytes = try integer(64...1 << 30)
         case "limits.max_instances": maxInstances = try integer(1...1_000_000)
         case "timeouts.header_seconds": headerSeconds = try seconds()

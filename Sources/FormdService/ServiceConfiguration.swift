@@ -23,6 +23,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxBodyBytes = 1_048_576
     public var maxHeaderBytes = 16_384
     public var maxConnections = 10_000
+    /// Answer bytes queued for a client that does not read before its requests wait.
+    public var maxQueuedResponseBytes = 1 << 20
+    /// Answer bytes queued across all connections before connections with answers waiting stop.
+    public var maxTotalQueuedResponseBytes = 64 << 20
     /// The longest text a text formula may produce (UTF-8 bytes).
     public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
     /// Instances evaluated per dynamic section that has no `max_instances`.
@@ -40,7 +44,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The dotted keys, in documentation order.
     public static let keys = [
         "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key",
-        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_text_bytes", "limits.max_instances", "timeouts.header_seconds",
+        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_queued_response_bytes", "limits.max_total_queued_response_bytes", "limits.max_text_bytes", "limits.max_instances", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
         "validators.postal_codes",
     ]

@@ -17,8 +17,10 @@ final class TestClient {
     let fd: Int32
     var buffer: [UInt8] = []
 
-    init(port: Int, timeout: Double = 5) throws {
+    /// `receiveBuffer`: SO_RCVBUF, set before connecting (a small window for slow-reader tests).
+    init(port: Int, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, 4) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = UInt16(port).bigEndian
