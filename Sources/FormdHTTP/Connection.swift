@@ -164,9 +164,12 @@ final class Connection: @unchecked Sendable {
                     let handler = loop.handler
                     let loop = self.loop
                     let request = request, ctx = ctx
+                    let fd = self.fd
                     loop.server.worker(for: fd).async { [self] in
-                        let response = handler.handle(request)
-                        loop.execute { self.complete(response, ctx) }
+                        var response = handler.handle(request)
+                        loop.server.compressOnWorker(&response, acceptEncoding: ctx.acceptEncoding, fd: fd)
+                        let done = response
+                        loop.execute { self.complete(done, ctx) }
                     }
                 }
             case .error(let error, let close):

@@ -54,6 +54,7 @@ final class EventLoop: @unchecked Sendable {
         self.config = config
         self.handler = handler
         self.encoder = ResponseEncoder(serverName: config.serverName, compressionMinBytes: config.compressionMinBytes, loopIndex: index)
+        encoder.gzipCache = server.gzipCache
         epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epfd >= 0 else { throw HTTPServerError(description: "epoll_create1: \(Sys.errnoString)") }
         var fds: [Int32] = [0, 0]

@@ -51,6 +51,16 @@ enum Gzip {
 
 /// A reusable gzip compressor (zlib state is ~256 KiB to set up, so each I/O loop keeps one).
 /// Not thread-safe: confined to its owner (an I/O loop).
+/// A `Deflater` confined to one serial worker queue.
+final class WorkerDeflater: @unchecked Sendable {
+    private var deflater: Deflater?
+
+    func compress(_ body: [UInt8]) -> [UInt8]? {
+        if deflater == nil { deflater = Deflater() }
+        return deflater!.compress(body)
+    }
+}
+
 final class Deflater {
     private var strm = z_stream()
     private var ok = false

@@ -7,6 +7,11 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// When false the server never gzips this response (e.g. already compressed, or tiny).
     public var allowsCompression: Bool
+    /// Names the body's content (an ETag, say) so that every response with the same key shares
+    /// one gzipped copy: a large body served from memory is compressed once, not per request.
+    public var compressionKey: String?
+    /// `body` is already gzipped (done on the worker that made it, off the I/O loop).
+    var bodyIsGzipped = false
 
     public init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = [], allowsCompression: Bool = true) {
         self.status = status

@@ -38,6 +38,10 @@ public final class HTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var shared = Shared()
     private let workers: [DispatchQueue]
+    /// One deflater per worker queue, used only on that (serial) queue.
+    private let workerDeflaters: [WorkerDeflater]
+    /// Gzipped copies of bodies with a `compressionKey`, shared by the loops.
+    let gzipCache = GzipCache()
 
     func withStateLock<T>(_ body: (inout Shared) -> T) -> T {
         lock.lock()
@@ -53,6 +57,7 @@ public final class HTTPServer: @unchecked Sendable {
         } else {
             workers = []
         }
+        workerDeflaters = workers.map { _ in WorkerDeflater() }
     }
 
     public var state: State { withStateLock { $0.state } }
@@ -101,6 +106,19 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     func worker(for fd: Int32) -> DispatchQueue { workers[Int(fd) % workers.count] }
+
+    /// Gzips a worker's response on that worker (call it on `worker(for: fd)`), so that large
+    /// answers are not compressed on the I/O loop, where health probes wait behind them.
+    func compressOnWorker(_ response: inout HTTPResponse, acceptEncoding: String?, fd: Int32) {
+        guard ResponseEncoder.wantsGzip(response, acceptEncoding, minBytes: configuration.compressionMinBytes) else { return }
+        let deflater = workerDeflaters[Int(fd) % workerDeflaters.count]
+        if let z = deflater.compress(response.body), z.count < response.body.count {
+            response.body = z
+            response.bodyIsGzipped = true
+        } else {
+            response.allowsCompression = false  // gzip does not help: the loop must not try again
+        }
+    }
 
     /// Reserves a slot for a connection the loop `acceptedBy` just accepted, and picks the loop
     /// that will own it: the one with the fewest connections, the accepting loop on ties. With

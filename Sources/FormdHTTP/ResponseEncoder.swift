@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,8 @@ final class ResponseEncoder {
     private var dateSecond = -1
     private var dateLine: [UInt8] = []
     private var deflater: Deflater?
+    /// Gzipped bodies by `HTTPResponse.compressionKey`, shared by the server's loops.
+    var gzipCache: GzipCache?
     private let idPrefix: String
     private var idCounter: UInt64 = 0
 
@@ -68,19 +71,41 @@ final class ResponseEncoder {
         dateLine = Array(s.utf8)
     }
 
+    /// Whether `response` is to be gzipped for a client that sent `acceptEncoding`.
+    static func wantsGzip(_ response: HTTPResponse, _ acceptEncoding: String?, minBytes: Int) -> Bool {
+        guard response.allowsCompression, response.body.count >= minBytes, let ae = acceptEncoding,
+            AcceptEncoding.allowsGzip(ae), !response.headers.contains("content-encoding")
+        else { return false }
+        return true
+    }
+
+    /// Bodies this loop's encoder compressed itself (tests check that worker answers and cached
+    /// bodies are not among them).
+    let loopDeflates = Atomic<Int>(0)
+
+    /// The gzipped body when it is smaller, else nil.
+    private func deflate(_ body: [UInt8]) -> [UInt8]? {
+        loopDeflates.add(1, ordering: .relaxed)
+        if deflater == nil { deflater = Deflater() }
+        guard let z = deflater!.compress(body), z.count < body.count else { return nil }
+        return z
+    }
+
     static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     func encode(_ response: HTTPResponse, _ ctx: ResponseContext, into out: inout [UInt8]) {
         refreshDate()
         let status = response.status
         var body = response.body
-        var gzipped = false
+        var gzipped = response.bodyIsGzipped
         let noBody = status == 204 || status == 304 || (status >= 100 && status < 200)
-        if !noBody, response.allowsCompression, body.count >= compressionMinBytes,
-           let ae = ctx.acceptEncoding, AcceptEncoding.allowsGzip(ae),
-           !response.headers.contains("content-encoding") {
-            if deflater == nil { deflater = Deflater() }
-            if let z = deflater!.compress(body), z.count < body.count {
+        if !noBody, !gzipped, Self.wantsGzip(response, ctx.acceptEncoding, minBytes: compressionMinBytes) {
+            if let key = response.compressionKey, let cache = gzipCache {
+                if let z = cache.compressed(key: key, body: body, using: { self.deflate($0) }) {
+                    body = z
+                    gzipped = true
+                }
+            } else if let z = deflate(body) {
                 body = z
                 gzipped = true
             }

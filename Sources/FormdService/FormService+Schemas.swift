@@ -6,7 +6,9 @@ extension FormService {
     static let definitionSchemaETag = ETag.strong(of: DefinitionSchema.bytes)
 
     func definitionSchema(_ request: HTTPRequest) -> HTTPResponse {
-        Self.cacheable(DefinitionSchema.bytes, etag: Self.definitionSchemaETag, contentType: "application/schema+json", request)
+        var r = Self.cacheable(DefinitionSchema.bytes, etag: Self.definitionSchemaETag, contentType: "application/schema+json", request)
+        r.compressionKey = "definition-schema " + Self.definitionSchemaETag
+        return r
     }
 
     /// The schema follows the form's definition, so its ETag is the form's `version`.

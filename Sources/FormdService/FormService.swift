@@ -14,7 +14,7 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     private var ready = false
     /// `/openapi.json` of the current forms, rebuilt when a reload swaps the snapshot.
     private let openAPILock = NSLock()
-    private var openAPICache: (snapshot: FormRegistry.Snapshot, bytes: [UInt8])?
+    private var openAPICache: (snapshot: FormRegistry.Snapshot, bytes: [UInt8], etag: String)?
 
     public init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
@@ -51,7 +51,8 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     /// Everything but the engine's endpoints (POST under `/forms/`) is answered from memory in
     /// microseconds, so it stays on the I/O loop; validate and evaluate go to the worker pool.
     public func runsOnIOLoop(_ request: HTTPRequest) -> Bool {
-        !(request.method == "POST" && request.path.hasPrefix("/forms/"))
+        // A form's submission schema is built per request: a worker's job too.
+        !(request.path.hasPrefix("/forms/") && (request.method == "POST" || request.path.hasSuffix("/schema")))
     }
 
     /// The route template (a metrics label) and the answer.
@@ -72,7 +73,10 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
             return ("/metrics", r)
         case "/openapi.json":
             guard isGet else { return ("/openapi.json", Self.notAllowed("GET, HEAD")) }
-            return ("/openapi.json", .json(openAPIBytes()))
+            let (bytes, etag) = openAPIBytes()
+            var r = HTTPResponse.json(bytes)
+            r.compressionKey = "openapi " + etag
+            return ("/openapi.json", r)
         case "/forms":
             guard isGet else { return ("/forms", Self.notAllowed("GET, HEAD")) }
             return ("/forms", .json(registry.snapshot.listBody))
@@ -104,12 +108,13 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    func openAPIBytes() -> [UInt8] {
+    func openAPIBytes() -> (bytes: [UInt8], etag: String) {
         let snapshot = registry.snapshot
-        if let cached = openAPILock.withLock({ openAPICache }), cached.snapshot === snapshot { return cached.bytes }
+        if let cached = openAPILock.withLock({ openAPICache }), cached.snapshot === snapshot { return (cached.bytes, cached.etag) }
         let bytes = OpenAPIDocument.bytes(for: snapshot)
-        openAPILock.withLock { openAPICache = (snapshot, bytes) }
-        return bytes
+        let etag = ETag.strong(of: bytes)
+        openAPILock.withLock { openAPICache = (snapshot, bytes, etag) }
+        return (bytes, etag)
     }
 
     // MARK: - GET /forms/{id}
@@ -123,6 +128,7 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
             return r
         }
         var r = HTTPResponse.json(form.servedBytes)
+        r.compressionKey = form.version
         r.headers.set("ETag", form.version)
         r.headers.set("Cache-Control", "no-cache")
         return r
