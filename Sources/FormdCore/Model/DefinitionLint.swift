@@ -15,7 +15,10 @@ struct DefinitionLint {
     }
 
     mutating func run() {
-        for field in allFields { lintKind(field) }
+        for field in allFields {
+            lintKind(field)
+            lintOptionIDs(field)
+        }
         lintTargetLoops()
         lintTextGrowth()
     }
@@ -59,6 +62,27 @@ struct DefinitionLint {
             "\(field.path).type",
             "\"\(type)\" is not a built-in kind: the field is custom, so values are kept as sent without a type check (\"abc\" passes a min_value); \(hint)"
         )
+    }
+
+    // MARK: - Option ids
+
+    /// Option ids that differ as JSON but match the same submitted values (`1` and `"1"`,
+    /// `1` and `"01"`, `true` and `"true"`): which one a client meant depends on how it sends it.
+    private mutating func lintOptionIDs(_ field: Field) {
+        let ids = field.options.compactMap(\.id)
+        guard ids.count > 1 else { return }
+        for i in ids.indices {
+            for j in ids.indices where j > i {
+                let (a, b) = (ids[i], ids[j])
+                guard !OptionMatch.exactly(id: a, value: b),
+                    OptionMatch.matches(id: a, value: b) || OptionMatch.matches(id: b, value: a)
+                else { continue }
+                warn(
+                    "\(field.path).values[\(j)].id",
+                    "option ids \(a.jsonText) and \(b.jsonText) both match the submitted value \(b.jsonText): it chooses the option written exactly so, and a client that sends the other spelling gets the other option; give the options distinct ids"
+                )
+            }
+        }
     }
 
     // MARK: - Target loops

@@ -156,18 +156,31 @@ struct ValueCoercer: Sendable {
 
     /// SEMANTICS §2: JSON equality, booleans also match 1/0 and "true"/"false"/"1"/"0", numeric
     /// ids also match their string form. The canonical value is the option id as typed.
+    /// An option whose id is the value itself wins over one that only matches through a
+    /// relaxation: with options `1` and `"01"`, `"01"` is the second (SEMANTICS §2).
     static func matchOption(_ value: JSONValue, _ options: ArraySlice<JSONValue?>) -> Coerced {
-        for case let id? in options where OptionMatch.matches(id: id, value: value) {
-            return .value(id)
-        }
+        for case let id? in options where OptionMatch.exactly(id: id, value: value) { return .value(id) }
+        for case let id? in options where OptionMatch.matches(id: id, value: value) { return .value(id) }
         return .invalid
     }
 }
 
 enum OptionMatch {
+    /// The same JSON value (numbers compared by value: `1.0` is `1`).
+    static func exactly(id: JSONValue, value: JSONValue) -> Bool {
+        switch (id, value) {
+        case (.string(let a), .string(let b)): return a == b
+        case (.number(let a), .number(let b)): return numericEqual(a.text, b.text)
+        case (.bool(let a), .bool(let b)): return a == b
+        default: return false
+        }
+    }
+
     static func matches(id: JSONValue, value: JSONValue) -> Bool {
         switch (id, value) {
         case (.string(let a), .string(let b)): return a == b
+        // A JSON client may send a string id's number as a number: `1` chooses `"1"`.
+        case (.string(let a), .number(let n)): return DecimalText.canonical(literal: n.text) == a
         case (.number(let a), .number(let b)): return numericEqual(a.text, b.text)
         case (.number(let a), .string(let b)): return numericEqual(a.text, b)
         case (.bool(let a), .bool(let b)): return a == b
