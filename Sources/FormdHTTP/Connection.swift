@@ -147,7 +147,7 @@ final class Connection: @unchecked Sendable {
             case .request(var request, let keepAlive):
                 request.requestID = loop.encoder.requestID(from: request.headers)
                 var ctx = ResponseContext(isHead: request.method == "HEAD", versionMinor: request.versionMinor,
-                                          acceptEncoding: request.headers["accept-encoding"],
+                                          acceptEncoding: request.headers.list("accept-encoding"),
                                           requestID: request.requestID, close: !keepAlive)
                 let inline: Bool
                 switch config.handlerMode {
@@ -173,6 +173,7 @@ final class Connection: @unchecked Sendable {
                     }
                 }
             case .error(let error, let close):
+                loop.handler.rejected(status: error.status)
                 let ctx = ResponseContext(requestID: loop.encoder.newID(), close: close || loop.draining)
                 loop.encoder.encode(error.response, ctx, into: &loop.writeStaging)
                 if ctx.close { closeAfterFlush = true }
@@ -313,6 +314,7 @@ final class Connection: @unchecked Sendable {
             self.tls = nil
             loop.writeStaging.removeAll(keepingCapacity: true)
             let ctx = ResponseContext(requestID: loop.encoder.newID(), close: true)
+            loop.handler.rejected(status: 400)
             loop.encoder.encode(HTTPError.plainHTTPOnTLSPort.response, ctx, into: &loop.writeStaging)
             closeAfterFlush = true
             flushStaging()
@@ -379,6 +381,7 @@ final class Connection: @unchecked Sendable {
         if !unsent.isEmpty { close(); return }  // the client stopped reading
         if parser.phase == .dead || isIdle || peerEOF { close(); return }  // keep-alive idle: silent
         // a started head or body that did not complete in time
+        loop.handler.rejected(status: HTTPError.timeout.status)
         loop.writeStaging.removeAll(keepingCapacity: true)
         let ctx = ResponseContext(requestID: loop.encoder.newID(), close: true)
         loop.encoder.encode(HTTPError.timeout.response, ctx, into: &loop.writeStaging)

@@ -223,6 +223,7 @@ final class EventLoop: @unchecked Sendable {
     /// Past max_connections: a 503 written straight into the fresh socket's empty send buffer, then close.
     private func rejectOverloaded(_ fd: Int32) {
         var out: [UInt8] = []
+        handler.rejected(status: 503)
         encoder.encode(HTTPError.overloaded.response, ResponseContext(requestID: encoder.newID(), close: true), into: &out)
         _ = out.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         shutdown(fd, Int32(SHUT_WR))

@@ -21,6 +21,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// Every value of `name`, in order.
+    /// A list-valued field sent on one or several lines, combined as one comma-separated value
+    /// (RFC 9110 §5.3); nil when absent.
+    public func list(_ name: String) -> String? {
+        let all = values(for: name)
+        return all.isEmpty ? nil : all.count == 1 ? all[0] : all.joined(separator: ", ")
+    }
+
     public func values(for name: String) -> [String] {
         fields.filter { HTTPHeaders.equalsIgnoringCase($0.name, name) }.map(\.value)
     }

@@ -70,6 +70,96 @@ struct HTTPParser {
         return .error(e, close: true)
     }
 
+    /// `*( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )` over `buf[from..<end]`,
+    /// chunk-ext-val a token or a quoted-string (RFC 9112 §7.1.1).
+    static func isChunkExtensions(_ buf: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
+        var i = from
+        func skipBWS() { while i < end, buf[i] == 32 || buf[i] == 9 { i += 1 } }
+        func token() -> Bool {
+            let start = i
+            while i < end, isTChar(buf[i]) { i += 1 }
+            return i > start
+        }
+        while i < end {
+            skipBWS()
+            guard i < end, buf[i] == 59 else { return false }
+            i += 1
+            skipBWS()
+            guard token() else { return false }
+            let afterName = i
+            skipBWS()
+            if i < end, buf[i] == 61 {
+                i += 1
+                skipBWS()
+                if i < end, buf[i] == 34 {
+                    i += 1
+                    var closed = false
+                    while i < end {
+                        let c = buf[i]
+                        if c == 34 { i += 1; closed = true; break }
+                        if c == 92 { i += 2; continue }
+                        if (c < 0x20 && c != 9) || c == 0x7F { return false }
+                        i += 1
+                    }
+                    guard closed, i <= end else { return false }
+                } else if !token() {
+                    return false
+                }
+            } else {
+                i = afterName  // no value: whitespace here must be followed by another ";"
+            }
+        }
+        return true
+    }
+
+    /// `uri-host [ ":" port ]` (RFC 9112 §3.2, RFC 3986): an IP literal in brackets, or a
+    /// reg-name of unreserved, percent-encoded and sub-delim characters; an empty value is allowed.
+    static func isValidHost(_ h: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Bool {
+        var i = from
+        if i < end, h[i] == 91 {  // "[" IP-literal "]"
+            i += 1
+            let start = i
+            while i < end, h[i] != 93 {
+                let c = h[i]
+                guard isUnreserved(c) || isSubDelim(c) || c == 58 else { return false }
+                i += 1
+            }
+            guard i < end, i > start else { return false }
+            i += 1
+        } else {
+            while i < end, h[i] != 58 {
+                let c = h[i]
+                if c == 37 {  // pct-encoded
+                    guard i + 2 < end, hexValue(h[i + 1]) != nil, hexValue(h[i + 2]) != nil else { return false }
+                    i += 3
+                    continue
+                }
+                guard isUnreserved(c) || isSubDelim(c) else { return false }
+                i += 1
+            }
+        }
+        if i < end {
+            guard h[i] == 58 else { return false }
+            i += 1
+            while i < end {
+                guard h[i] >= 48 && h[i] <= 57 else { return false }
+                i += 1
+            }
+        }
+        return true
+    }
+
+    private static func isUnreserved(_ c: UInt8) -> Bool {
+        (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 45 || c == 46 || c == 95 || c == 126
+    }
+
+    private static func isSubDelim(_ c: UInt8) -> Bool {
+        switch c {
+        case 33, 36, 38, 39, 40, 41, 42, 43, 44, 59, 61: true
+        default: false
+        }
+    }
+
     // MARK: head
 
     private mutating func parseHead(_ buf: UnsafeBufferPointer<UInt8>) -> (Event, consumed: Int) {
@@ -193,6 +283,7 @@ struct HTTPParser {
             switch colon - p {
             case 4 where HTTPHeaders.equalsIgnoringCase(name, "host"):
                 hostCount += 1
+                if !Self.isValidHost(h, vs, ve) { return .badRequest("Invalid Host header.") }
             case 6 where HTTPHeaders.equalsIgnoringCase(name, "expect"):
                 if HTTPHeaders.equalsIgnoringCase(value, "100-continue") { expectContinue = true }
             case 10 where HTTPHeaders.equalsIgnoringCase(name, "connection"):
@@ -315,14 +406,9 @@ struct HTTPParser {
                     k += 1
                 }
                 if k == i { return (fail(.badRequest("Invalid chunk size.")), i) }
-                // optional chunk extensions: BWS ";" ... (ignored, but must be printable)
-                var e = k
-                while e < eol, buf[e] == 32 || buf[e] == 9 { e += 1 }
-                if e < eol {
-                    if buf[e] != 59 { return (fail(.badRequest("Invalid chunk size.")), i) }
-                    for x in e..<eol where (buf[x] < 0x20 && buf[x] != 9) || buf[x] == 0x7F {
-                        return (fail(.badRequest("Invalid chunk extension.")), i)
-                    }
+                // optional chunk extensions (ignored), RFC 9112 §7.1.1: whitespace only before a ";"
+                if k < eol && !Self.isChunkExtensions(buf, k, eol) {
+                    return (fail(.badRequest("Invalid chunk extension.")), i)
                 }
                 i = eol + 2
                 if size == 0 {

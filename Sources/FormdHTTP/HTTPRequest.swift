@@ -57,10 +57,15 @@ public protocol HTTPHandler: Sendable {
     /// document), so the I/O loop answers it at once instead of handing it to a worker and back.
     /// The default is false: every request goes to the pool.
     func runsOnIOLoop(_ request: HTTPRequest) -> Bool
+    /// The server answered `status` itself, without a request for the handler: framing the
+    /// parser refused (400, 413, 414, 431, 505, ...) or a head or body that came too late (408).
+    /// Called on the I/O loop; for metrics. The default does nothing.
+    func rejected(status: Int)
 }
 
 extension HTTPHandler {
     public func runsOnIOLoop(_ request: HTTPRequest) -> Bool { false }
+    public func rejected(status: Int) {}
 }
 
 /// A handler made from a closure.

@@ -14,7 +14,7 @@ extension FormService {
         case .success(.other): return Problem.notAnObject.response
         }
         var options = engineOptions
-        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers["Accept-Language"])
+        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
         let evaluation = Evaluation(plan: form.plan, values: values, mode: .validate, options: options)
         metrics.formatTimedOut(evaluation.formatTimeouts)
         var w = JSONWriter(reservingCapacity: 512)
@@ -56,7 +56,7 @@ extension FormService {
                 .response
         }
         var options = engineOptions
-        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers["Accept-Language"])
+        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
         let evaluation = Evaluation(plan: form.plan, values: values, changed: changed, mode: .evaluate, options: options)
         metrics.formatTimedOut(evaluation.formatTimeouts)
         var w = JSONWriter(reservingCapacity: 1024)
@@ -73,7 +73,7 @@ extension FormService {
 
     /// `If-Match` with `*` or a list of ETags, strong comparison; no match → 412.
     func preconditionFailed(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse? {
-        guard let header = request.headers["If-Match"] else { return nil }
+        guard let header = request.headers.list("If-Match") else { return nil }
         if ETagList.matches(header, form.version, weak: false) { return nil }
         return Problem(
             status: 412, slug: "precondition-failed", detail: "the form's version is \(form.version), not \(header)"

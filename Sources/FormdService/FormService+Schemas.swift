@@ -14,7 +14,7 @@ extension FormService {
     /// The schema follows the form's definition, so its ETag is the form's `version`.
     func submissionSchema(_ id: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let form = registry.form(id) else { return Self.notFound("no form \"\(id)\"") }
-        if let inm = request.headers["If-None-Match"], ETagList.matches(inm, form.version, weak: true) {
+        if let inm = request.headers.list("If-None-Match"), ETagList.matches(inm, form.version, weak: true) {
             return Self.cacheable([], etag: form.version, contentType: nil, request)  // a 304: nothing to build
         }
         let bytes = JSONWriter.encode(SubmissionSchema(form: form).json)
@@ -23,7 +23,7 @@ extension FormService {
 
     static func cacheable(_ bytes: [UInt8], etag: String, contentType: String?, _ request: HTTPRequest) -> HTTPResponse {
         var r: HTTPResponse
-        if let inm = request.headers["If-None-Match"], ETagList.matches(inm, etag, weak: true) {
+        if let inm = request.headers.list("If-None-Match"), ETagList.matches(inm, etag, weak: true) {
             r = HTTPResponse(status: 304)
         } else {
             r = HTTPResponse.json(bytes)

@@ -48,6 +48,12 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
         return response
     }
 
+    /// Requests the HTTP server refused before routing (bad framing, limits, timeouts) are
+    /// counted under the route `unparsed`.
+    public func rejected(status: Int) {
+        metrics.record(route: "unparsed", status: status, duration: .zero)
+    }
+
     /// Everything but the engine's endpoints (POST under `/forms/`) is answered from memory in
     /// microseconds, so it stays on the I/O loop; validate and evaluate go to the worker pool.
     public func runsOnIOLoop(_ request: HTTPRequest) -> Bool {
@@ -121,7 +127,7 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
 
     func getForm(_ id: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let form = registry.form(id) else { return Self.notFound("no form \"\(id)\"") }
-        if let inm = request.headers["If-None-Match"], ETagList.matches(inm, form.version, weak: true) {
+        if let inm = request.headers.list("If-None-Match"), ETagList.matches(inm, form.version, weak: true) {
             var r = HTTPResponse(status: 304)
             r.headers.set("ETag", form.version)
             r.headers.set("Cache-Control", "no-cache")
