@@ -162,4 +162,34 @@ import Testing
         #expect(skipped.text("rows[2].share") == "0.75")
         #expect(skipped.visible("rows[1].amount") == false)
     }
+
+    // MARK: definitions (SEMANTICS §1)
+
+    @Test func aStaticFieldCannotNameATemplateInstance() {
+        let def = #"""
+        {"groups": [{"sections": [
+          {"id": "top", "fields": [{"id": "items[0].quantity", "type": "text"}]},
+          {"id": "items", "type": "dynamic", "action_title": "Add", "fields": null}]}],
+         "templates": {"sections": [{"id": "items", "fields": [{"id": "items[:index].quantity", "type": "count", "validations": {"min_value": 1}}]}]}}
+        """#
+        #expect(Engine.errors(def).map(\.message) == [
+            #"field id "items[0].quantity" names instance 0 of the template "items"; instance fields come from the template"#
+        ])
+        // Another attribute, or another template name, is an ordinary static id.
+        #expect(Engine.errors(def.replacingOccurrences(of: #""items[0].quantity", "type": "text""#, with: #""items[0].note", "type": "text""#)).isEmpty)
+    }
+
+    @Test func duplicatesAreFoundByKey() {
+        // Options: numbers by value (1 and 1.0 repeat), strings and booleans as themselves.
+        let options = Engine.errors(Engine.fields(
+            #"{"id": "s", "type": "select", "values": [{"id": 1}, {"id": "1"}, {"id": 1.0}, {"id": true}, {"id": "true"}, {"id": true}, {"id": -0}, {"id": 0}]}"#))
+        #expect(options.map(\.message) == [
+            #"option id 1.0 repeats in field "s""#, #"option id true repeats in field "s""#, #"option id 0 repeats in field "s""#,
+        ])
+        // Targets: only fully identical ones count once.
+        let r = try? Engine.run(Engine.fields(
+            #"{"id": "a", "type": "text", "value": "x", "targets": [{"id": "b", "type": "field", "action": "hide"}, {"id": "b", "type": "field", "action": "hide"}, {"id": "b", "type": "field", "action": "hide", "condition": "1 == 1"}]}"#,
+            #"{"id": "b", "type": "text"}"#))
+        #expect(r?.actions == ["b:field:hide"], "the conditional twin is another target with the same effect")
+    }
 }

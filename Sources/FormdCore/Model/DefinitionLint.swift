@@ -69,19 +69,39 @@ struct DefinitionLint {
     /// Option ids that differ as JSON but match the same submitted values (`1` and `"1"`,
     /// `1` and `"01"`, `true` and `"true"`): which one a client meant depends on how it sends it.
     private mutating func lintOptionIDs(_ field: Field) {
-        let ids = field.options.compactMap(\.id)
-        guard ids.count > 1 else { return }
-        for i in ids.indices {
-            for j in ids.indices where j > i {
-                let (a, b) = (ids[i], ids[j])
-                guard !OptionMatch.exactly(id: a, value: b),
+        guard field.options.count > 1 else { return }
+        // Each id's spellings under the relaxed matches; ids sharing one may collide. Linear in
+        // the options (a pairwise check took minutes on 40,000), confirmed pairwise per hit.
+        var first: [String: Int] = [:]
+        var reported = Set<Int>()
+        for (j, option) in field.options.enumerated() {
+            guard let b = option.id else { continue }
+            for spelling in Self.spellings(b) {
+                guard let i = first[spelling] else {
+                    first[spelling] = j
+                    continue
+                }
+                guard let a = field.options[i].id, !reported.contains(j), !OptionMatch.exactly(id: a, value: b),
                     OptionMatch.matches(id: a, value: b) || OptionMatch.matches(id: b, value: a)
                 else { continue }
+                reported.insert(j)
                 warn(
                     "\(field.path).values[\(j)].id",
                     "option ids \(a.jsonText) and \(b.jsonText) both match the submitted value \(b.jsonText): it chooses the option written exactly so, and a client that sends the other spelling gets the other option; give the options distinct ids"
                 )
             }
+        }
+    }
+
+    /// The submitted texts an option id can be chosen by (numbers in canonical form).
+    static func spellings(_ id: JSONValue) -> [String] {
+        switch id {
+        case .number(let n): return [DecimalText.canonical(literal: n.text)]
+        case .string(let s):
+            if DecimalText.parse(s) != nil { return [s, DecimalText.canonical(literal: s)] }
+            return [s]
+        case .bool(let b): return b ? ["true", "1"] : ["false", "0"]
+        default: return []
         }
     }
 

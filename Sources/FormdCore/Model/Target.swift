@@ -35,6 +35,20 @@ public struct Target: Sendable, Hashable {
     }
 
     /// Two targets are duplicates only when fully identical (SEMANTICS §5.2).
+    /// What `isDuplicate(of:)` compares, hashable.
+    struct DedupKey: Hashable {
+        let id: String?
+        let kind: Kind
+        let typeName: String?
+        let action: Action?
+        let targetValue: JSONValue?
+        let condition: String?
+    }
+
+    var dedupKey: DedupKey {
+        DedupKey(id: id, kind: kind, typeName: typeName, action: action, targetValue: targetValue, condition: condition)
+    }
+
     public func isDuplicate(of other: Target) -> Bool {
         id == other.id && kind == other.kind && typeName == other.typeName && action == other.action
             && targetValue == other.targetValue && condition == other.condition
