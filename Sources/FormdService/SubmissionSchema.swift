@@ -122,8 +122,6 @@ struct SubmissionSchema {
                 case .number(let n): allowed.append(.string(n.text))
                 case .bool(let b): allowed += b ? [.number(JSONNumber(literal: "1")), .string("true"), .string("1")]
                                                 : [.number(JSONNumber(literal: "0")), .string("false"), .string("0")]
-                case .string(let s) where Self.isCanonicalNumber(s):
-                    allowed.append(.number(JSONNumber(literal: s)))  // a JSON client may send `"1"` as 1
                 default: break
                 }
             }
@@ -179,12 +177,6 @@ struct SubmissionSchema {
 
     private static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
         .object(JSONObject(pairs.map { .init(key: $0.key, value: $0.value) }))
-    }
-
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`, not `-0`: the text formd writes for a number.
-    static func isCanonicalNumber(_ s: String) -> Bool {
-        guard case .number? = try? JSONValue(parsing: s), s != "-0", !s.contains("e"), !s.contains("E") else { return false }
-        return !s.contains(".") || s.last != "0"
     }
 
     static func regexEscaped(_ s: String) -> String {

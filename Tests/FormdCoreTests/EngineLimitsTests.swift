@@ -192,4 +192,17 @@ import Testing
             #"{"id": "b", "type": "text"}"#))
         #expect(r?.actions == ["b:field:hide"], "the conditional twin is another target with the same effect")
     }
+
+    // MARK: calendar values (SEMANTICS §2)
+
+    @Test func fractionsOfAnyLengthAreTruncated() throws {
+        let form = Engine.fields(#"{"id": "at", "type": "date_time"}"#, #"{"id": "t", "type": "time"}"#)
+        let digits = "123" + String(repeating: "9", count: 200)
+        let r = try Engine.run(form, #"{"at": "2024-10-05T12:30:00.\#(digits)+02:00"}"#, mode: .validate)
+        #expect(r.errors.isEmpty, "\(r.errorList)")
+        #expect(r.value("at")?.stringValue == "2024-10-05T10:30:00.123Z")
+        // Everything else still has its fixed width.
+        #expect(try Engine.run(form, #"{"at": "2024-10-05T12:30:00.5 +0200 extra"}"#, mode: .validate).codes("at") == ["type"])
+        #expect(try Engine.run(form, #"{"t": "12:30:00\#(String(repeating: "0", count: 100))"}"#, mode: .validate).codes("t") == ["type"])
+    }
 }

@@ -74,8 +74,18 @@ struct DefinitionLint {
         // the options (a pairwise check took minutes on 40,000), confirmed pairwise per hit.
         var first: [String: Int] = [:]
         var reported = Set<Int>()
+        var numericStrings = 0
         for (j, option) in field.options.enumerated() {
             guard let b = option.id else { continue }
+            // A string id that reads as a number: a JSON client that sends the number gets a
+            // `type` error (a string id matches only that string). Said once per field.
+            if case .string(let s) = b, numericStrings == 0, DecimalText.parse(s) != nil {
+                numericStrings += 1
+                warn(
+                    "\(field.path).values[\(j)].id",
+                    "option id \(b.jsonText) is a string that reads as a number: a client that sends \(DecimalText.canonical(literal: s)) as a JSON number gets a type error; write the id as the number \(DecimalText.canonical(literal: s)) if clients send numbers (HTML posts send \(b.jsonText) and still match)"
+                )
+            }
             for spelling in Self.spellings(b) {
                 guard let i = first[spelling] else {
                     first[spelling] = j

@@ -22,9 +22,6 @@ struct CalendarParser {
     var year = 0, month = 0, day = 0
     var hour = 0, minute = 0, second = 0, millisecond = 0
 
-    /// Longer inputs are rejected outright (the longest sensible one is far shorter).
-    static let maxLength = 64
-
     init?(_ text: String) {
         let parsed: CalendarParser?? = text.utf8.withContiguousStorageIfAvailable { CalendarParser(bytes: $0) }
         if let parsed {
@@ -38,7 +35,9 @@ struct CalendarParser {
 
     private init?(bytes b: UnsafeBufferPointer<UInt8>) {
         let n = b.count
-        guard n >= 5, n <= CalendarParser.maxLength else { return nil }
+        // No length limit: every part has a fixed width except the fraction of a second, which
+        // is read in one pass and truncated to milliseconds, however long (SEMANTICS §2).
+        guard n >= 5 else { return nil }
         if b[2] == UInt8(ascii: ":") {
             // HH:MM or HH:MM:SS
             guard n == 5 || n == 8 else { return nil }

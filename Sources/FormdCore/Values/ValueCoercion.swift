@@ -179,8 +179,6 @@ enum OptionMatch {
     static func matches(id: JSONValue, value: JSONValue) -> Bool {
         switch (id, value) {
         case (.string(let a), .string(let b)): return a == b
-        // A JSON client may send a string id's number as a number: `1` chooses `"1"`.
-        case (.string(let a), .number(let n)): return DecimalText.canonical(literal: n.text) == a
         case (.number(let a), .number(let b)): return numericEqual(a.text, b.text)
         case (.number(let a), .string(let b)): return numericEqual(a.text, b)
         case (.bool(let a), .bool(let b)): return a == b
