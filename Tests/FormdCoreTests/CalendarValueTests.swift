@@ -124,7 +124,10 @@ import Testing
 
     @Test func hostileInput() {
         #expect(CalendarValue(String(repeating: "9", count: 100_000), as: .dateTime) == nil)
-        #expect(CalendarValue("2014-10-31T23:00:00." + String(repeating: "1", count: 1000) + "Z", as: .dateTime) == nil)
+        // A fraction of any length is read in one pass and truncated (docs: SEMANTICS §2).
+        #expect(CalendarValue("2014-10-31T23:00:00." + String(repeating: "1", count: 100_000) + "Z", as: .dateTime)?.canonical
+            == "2014-10-31T23:00:00.111Z")
+        #expect(CalendarValue("2014-10-31T23:00:00." + String(repeating: "1", count: 1000) + "Zx", as: .dateTime) == nil)
         #expect(CalendarValue(String(repeating: ":", count: 5), as: .time) == nil)
         #expect(CalendarValue("\u{0}\u{0}:\u{0}\u{0}", as: .time) == nil)
     }
