@@ -1,7 +1,7 @@
 import Testing
 @testable import FormdCore
 
-/// The original library's data tests that still hold (hyper-form-original-tests.md), with the
+/// The original library's data tests that still hold (its test suite of JSON fixtures), with the
 /// expectations SEMANTICS §10 changes written as formd has them. Fixtures are trimmed inline.
 @Suite struct EngineOriginalTests {
     static let defaultValues = Engine.fields(

@@ -15,7 +15,7 @@ final class FieldSpec: Sendable {
     /// The coerced JSON `value`, else the first default option's id (SEMANTICS §3).
     let defaultValue: JSONValue?
     let options: [OptionSpec]
-    /// True when the field has options: then only option targets apply (orig §15.1).
+    /// True when the field has options: then only option targets apply (SEMANTICS §5.2).
     var hasOptions: Bool { !options.isEmpty }
     let targets: [TargetSpec]
     let formula: CompiledFormula?

@@ -12,7 +12,7 @@ import Foundation
 ///     unary      := ('-' | '+' | '!') unary | primary
 ///     primary    := number | string | $var | name | name '(' args ')' | '(' or ')'
 ///
-/// Decisions (orig §14.2 differs in details): all comparisons share one level and do not chain
+/// Decisions (the original library's condition parser differs in details; SEMANTICS §5.1): all comparisons share one level and do not chain
 /// (`1 < 2 < 3` is an error, as is `a == b == c`); `%` binds like `*` and `/` (DDMathParser
 /// binds it tighter, which only matters for `a * b % c`); `!` is a unary operator like `-`, so
 /// `!$a == 1` is `(!$a) == 1` as in the original, while `!$a + 1` is `(!$a) + 1`.

@@ -1,7 +1,7 @@
 /// Turns a parsed definition document into a `FormDefinition`, collecting every problem of shape
 /// and type (SEMANTICS §1). Cross-references (ids, formulas, cycles...) are `DefinitionChecker`'s.
 ///
-/// Reading rules of the original (orig §1): a key whose value is `null` or `""` counts as absent.
+/// Reading rules of the original library (SEMANTICS §1): a key whose value is `null` or `""` counts as absent.
 struct DefinitionReader {
     /// Maps a JSON path to the line and column of the value (or key) it names.
     typealias Locator = (_ path: String) -> (line: Int, column: Int)?
@@ -302,7 +302,7 @@ struct DefinitionReader {
 
     // MARK: - Typed key readers
 
-    /// `null` and `""` count as absent (orig §1).
+    /// `null` and `""` count as absent (SEMANTICS §1).
     private func present(_ v: JSONValue?) -> JSONValue? {
         switch v {
         case nil, .null?: return nil

@@ -1,4 +1,4 @@
-/// A field (orig §4). Visual keys are not modelled one by one: they stay in `raw`, and the
+/// A field (SEMANTICS §1, §2). Visual keys are not modelled one by one: they stay in `raw`, and the
 /// definition is served from the file's own bytes.
 public struct Field: Sendable, Hashable {
     public var id: String

@@ -1,9 +1,9 @@
-/// One entry of a select/segment field's `values` (orig §5).
+/// One entry of a select/segment field's `values` (SEMANTICS §2).
 public struct FieldOption: Sendable, Hashable {
     /// A JSON scalar (string, number or boolean); `nil` when absent: such an option never matches.
     public var id: JSONValue?
     public var title: String?
-    /// The numeric payload formulas use (orig §13.2), as written.
+    /// The numeric payload formulas use (SEMANTICS §4), as written.
     public var value: JSONNumber?
     public var isDefault: Bool
     public var targets: [Target]

@@ -1,9 +1,9 @@
-/// A whole form definition as read from its file (both shapes of orig §1).
+/// A whole form definition as read from its file (both shapes of SEMANTICS §1).
 public struct FormDefinition: Sendable, Hashable {
     public var title: String?
     public var groups: [Group]
     public var templates: [SectionTemplate]
-    /// `templates.fields`: accepted and kept, never used (orig §1).
+    /// `templates.fields`: accepted and kept, never used (SEMANTICS §1).
     public var fieldTemplates: JSONValue?
     /// formd's form-level message overrides: `{"en": {"required": "..."}, "nb": {...}}`.
     public var messages: JSONObject?

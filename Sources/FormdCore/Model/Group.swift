@@ -1,4 +1,4 @@
-/// A group (orig §2): a titled list of sections. Groups are never hidden.
+/// A group (SEMANTICS §1): a titled list of sections. Groups are never hidden.
 public struct Group: Sendable, Hashable {
     public var id: String?
     public var title: String?

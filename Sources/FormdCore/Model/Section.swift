@@ -1,4 +1,4 @@
-/// A section (orig §3). A dynamic section repeats its template's fields per instance (SEMANTICS §7).
+/// A section (SEMANTICS §1). A dynamic section repeats its template's fields per instance (SEMANTICS §7).
 public struct Section: Sendable, Hashable {
     public var id: String?
     public var fields: [Field]

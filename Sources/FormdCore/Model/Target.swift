@@ -1,8 +1,8 @@
-/// A show/hide/enable/disable/update/clear instruction (orig §6).
+/// A show/hide/enable/disable/update/clear instruction (SEMANTICS §5.2).
 public struct Target: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case field, section
-        /// Any other `type`: show/hide do nothing; the others treat it as a field target (orig §6).
+        /// Any other `type`: show/hide do nothing; the others treat it as a field target, as in the original library.
         case none
     }
 

@@ -1,4 +1,4 @@
-/// A field's `validations` object (orig §7), with formd's `messages` overrides (SEMANTICS §9).
+/// A field's `validations` object (SEMANTICS §6), with formd's `messages` overrides (SEMANTICS §9).
 public struct Validations: Sendable, Hashable {
     public enum CompareRule: String, Sendable, Hashable, CaseIterable {
         case greater = ">", greaterOrEqual = ">=", less = "<", lessOrEqual = "<=", equal = "=="

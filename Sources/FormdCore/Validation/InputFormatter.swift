@@ -1,4 +1,4 @@
-/// The original's formatters, applied in reverse to submitted text (SEMANTICS §2, orig §12.6):
+/// The original's formatters, applied in reverse to submitted text (SEMANTICS §2):
 /// they strip the separators a formatted display adds. Chosen by the last `.`-separated part of
 /// the field id, then by the field's `type`.
 ///

@@ -1,4 +1,4 @@
-/// The Norwegian bank account number check of orig §12.4: 11 digits; when digits 6 and 7
+/// The Norwegian bank account number check (SEMANTICS §6): 11 digits; when digits 6 and 7
 /// (1-based) are both `0` the checksum is skipped (accounts without a check digit), otherwise
 /// the mod-11 check digit over the first 10 digits (weights 5,4,3,2,7,6,5,4,3,2; 11 → 0, and a
 /// computed 10 never matches) must equal the last digit.

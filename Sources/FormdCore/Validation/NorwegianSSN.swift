@@ -1,4 +1,4 @@
-/// The Norwegian national identity number (fødselsnummer) check of orig §12.4: 11 digits whose
+/// The Norwegian national identity number (fødselsnummer) check (SEMANTICS §6): 11 digits whose
 /// two mod-11 check digits match. The date part is not checked (D-numbers, H-numbers and test
 /// numbers such as `00000000000` pass, as in the original).
 ///

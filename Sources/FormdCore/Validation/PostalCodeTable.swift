@@ -1,4 +1,4 @@
-/// The postal code table of the `postal_code` check (orig §12.4, API.md
+/// The postal code table of the `postal_code` check (SEMANTICS §6, API.md
 /// `validators.postal_codes`): code → city. Codes match exactly, as sent (`0450`, not `450`).
 public struct PostalCodeTable: Sendable, Hashable {
     private var cities: [String: String]
