@@ -205,4 +205,14 @@ import Testing
         #expect(try Engine.run(form, #"{"at": "2024-10-05T12:30:00.5 +0200 extra"}"#, mode: .validate).codes("at") == ["type"])
         #expect(try Engine.run(form, #"{"t": "12:30:00\#(String(repeating: "0", count: 100))"}"#, mode: .validate).codes("t") == ["type"])
     }
+
+    @Test func definitionsPastTheComplexityLimitsAreRefused() {
+        let fields = (0...DefinitionLimits.maxFields).map { #"{"id": "f\#($0)"}"# }
+        #expect(Engine.errors("[{\"sections\": [{\"fields\": [" + fields.joined(separator: ",") + "]}]}]").map(\.message)
+            == ["100001 fields, over the limit of 100000 per definition"])
+        let options = (0...DefinitionLimits.maxOptionsPerField).map { #"{"id": \#($0)}"# }
+        #expect(Engine.errors(Engine.fields(#"{"id": "s", "type": "select", "values": ["# + options.joined(separator: ",") + "]}")).map(\.message)
+            == ["50001 options, over the limit of 50000 per field"])
+        #expect(Engine.errors(Engine.fields(#"{"id": "s", "type": "select", "values": ["# + options.dropLast().joined(separator: ",") + "]}")).isEmpty)
+    }
 }

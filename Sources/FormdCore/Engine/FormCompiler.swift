@@ -24,6 +24,7 @@ struct FormCompiler {
     }
 
     mutating func compile() -> FormPlan? {
+        guard checkComplexity() else { return nil }
         indexIDs()
         var sectionSpecs: [SectionSpec] = []
         var fieldSpecs: [FieldSpec] = []
@@ -67,6 +68,37 @@ struct FormCompiler {
             definition: definition, fields: fieldSpecs, sections: sectionSpecs, templates: templateSpecs,
             fieldIndex: fieldIndex, sectionIndex: sectionIndex, templateIndex: templateIndex, formulaOrder: order,
             formMessages: formMessages)
+    }
+
+    // MARK: - Complexity (SEMANTICS §11)
+
+    /// Refuses definitions past `DefinitionLimits` before compiling anything, so their cost is
+    /// one count: what a form costs to load and to evaluate grows with these numbers.
+    private mutating func checkComplexity() -> Bool {
+        var fields = 0, targets = 0
+        var ok = true
+        func count(_ list: [Field]) {
+            for f in list {
+                fields += 1
+                targets += f.targets.count
+                if f.options.count > DefinitionLimits.maxOptionsPerField {
+                    error(f.path + ".values", "\(f.options.count) options, over the limit of \(DefinitionLimits.maxOptionsPerField) per field")
+                    ok = false
+                }
+                for o in f.options { targets += o.targets.count }
+            }
+        }
+        for g in definition.groups { for s in g.sections { count(s.fields); targets += s.targets.count } }
+        for t in definition.templates { count(t.fields) }
+        if fields > DefinitionLimits.maxFields {
+            error("", "\(fields) fields, over the limit of \(DefinitionLimits.maxFields) per definition")
+            ok = false
+        }
+        if targets > DefinitionLimits.maxTargets {
+            error("", "\(targets) targets, over the limit of \(DefinitionLimits.maxTargets) per definition")
+            ok = false
+        }
+        return ok
     }
 
     // MARK: - Ids
