@@ -24,8 +24,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// A list-valued field sent on one or several lines, combined as one comma-separated value
     /// (RFC 9110 §5.3); nil when absent.
     public func list(_ name: String) -> String? {
-        let all = values(for: name)
-        return all.isEmpty ? nil : all.count == 1 ? all[0] : all.joined(separator: ", ")
+        // One pass, no array: this runs for every request (Accept-Encoding).
+        var first: String?
+        var combined: String?
+        for f in fields where HTTPHeaders.equalsIgnoringCase(f.name, name) {
+            if let so = combined ?? first { combined = so + ", " + f.value } else { first = f.value }
+        }
+        return combined ?? first
     }
 
     public func values(for name: String) -> [String] {

@@ -75,13 +75,26 @@ extension Evaluation {
             if length < minLength { fieldError(s, .minLength, params: [("min", .int(rules?.minLength ?? minLength))]) }
             if length > maxLength { fieldError(s, .maxLength, params: [("max", .int(rules?.maxLength ?? maxLength))]) }
         }
-        if checks.flags.contains(.numericChecks), let x = value(s).flatMap(NumericReading.init) {
+        if checks.flags.contains(.numericChecks), let v = value(s) {
             let limits = plan.valueLimits[Int(checks.limits)]
-            if let min = limits.min, x.compare(to: min) < 0 {
+            // The common case compares `FormNumber`s; only values it would not hold exactly take
+            // the digit-by-digit path (`NumericReading`).
+            let below: Bool, above: Bool
+            if let x = NumericReading.held(v) {
+                below = limits.min.map { x < $0 } ?? false
+                above = limits.max.map { x > $0 } ?? false
+            } else if let p = NumericReading.decimal(v) {
+                below = limits.min.map { NumericReading.compare(p, $0) < 0 } ?? false
+                above = limits.max.map { NumericReading.compare(p, $0) > 0 } ?? false
+            } else {
+                below = false
+                above = false
+            }
+            if below, let min = limits.min {
                 let text = plan.spec(ref).validations?.minValue?.text ?? min.canonicalText
                 fieldError(s, .minValue, params: [("min", .number(JSONNumber(literal: text)))])
             }
-            if let max = limits.max, x.compare(to: max) > 0 {
+            if above, let max = limits.max {
                 let text = plan.spec(ref).validations?.maxValue?.text ?? max.canonicalText
                 fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))])
             }

@@ -2,37 +2,36 @@
 /// any magnitude. `FormNumber` holds 38 digits below 1e165 down to 1e-128: a bound compared with
 /// a `FormNumber` reading alone let `1e200` (no reading) and `-1e-200` (read as 0) pass.
 enum NumericReading {
-    case number(FormNumber)
-    /// A decimal that `FormNumber` would not hold exactly: compared digit by digit.
-    case decimal(DecimalText.Parts)
-
-    init?(_ value: JSONValue) {
-        let text: String
+    /// The reading when `FormNumber` holds it exactly: booleans, and short non-zero literals (at
+    /// most 20 characters cannot carry more than 38 digits, and non-zero means not below the
+    /// finest step). Nil: use `decimal`.
+    @inline(__always) static func held(_ value: JSONValue) -> FormNumber? {
         switch value {
-        case .bool(let b):
-            self = .number(b ? 1 : 0)
-            return
-        case .number(let n): text = n.text
-        case .string(let s): text = s
+        case .bool(let b): return b ? 1 : 0
+        case .number(let n): return short(n.text)
+        case .string(let s): return short(s)
         default: return nil
         }
-        // Short non-zero literals are held exactly (at most 38 digits, not below the finest step).
-        if text.utf8.count <= 20, let x = FormNumber(literal: text), x != 0 {
-            self = .number(x)
-            return
-        }
-        guard let p = DecimalText.parse(text.trimmingASCIISpaces) else { return nil }
-        self = .decimal(p)
     }
 
-    /// The sign of `self - limit`.
-    func compare(to limit: FormNumber) -> Int {
-        switch self {
-        case .number(let x): return x < limit ? -1 : x > limit ? 1 : 0
-        case .decimal(let p):
-            guard let l = DecimalText.parse(limit.canonicalText) else { return 0 }
-            return DecimalText.compare(p, l)
+    @inline(__always) private static func short(_ text: String) -> FormNumber? {
+        guard text.utf8.count <= 20, let x = FormNumber(literal: text), x != 0 else { return nil }
+        return x
+    }
+
+    /// Any other decimal reading, digit by digit.
+    static func decimal(_ value: JSONValue) -> DecimalText.Parts? {
+        switch value {
+        case .number(let n): return DecimalText.parse(n.text)
+        case .string(let s): return DecimalText.parse(s.trimmingASCIISpaces)
+        default: return nil
         }
+    }
+
+    /// The sign of `p - limit`.
+    static func compare(_ p: DecimalText.Parts, _ limit: FormNumber) -> Int {
+        guard let l = DecimalText.parse(limit.canonicalText) else { return 0 }
+        return DecimalText.compare(p, l)
     }
 }
 
