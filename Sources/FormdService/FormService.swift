@@ -9,6 +9,8 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     public let metrics: ServiceMetrics
     let logger: Logger
     let engineOptions: EvaluationOptions
+    /// nil unless `cors.allowed_origins` names some origin.
+    let cors: CORSPolicy?
     /// Set by the lifecycle: false while starting and while draining (`/readyz` → 503).
     private let readyLock = NSLock()
     private var ready = false
@@ -18,8 +20,10 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
 
     public init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
-        maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes, maxInstances: Int = EvaluationOptions.defaultMaxInstances
+        maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes, maxInstances: Int = EvaluationOptions.defaultMaxInstances,
+        corsAllowedOrigins: [String] = []
     ) {
+        cors = CORSPolicy(allowedOrigins: corsAllowedOrigins)
         self.registry = registry
         self.metrics = metrics
         self.logger = logger
@@ -36,7 +40,7 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let start = ContinuousClock.now
-        let (route, response) = route(request)
+        let (route, response) = cors == nil ? route(request) : routeWithCORS(request)
         metrics.record(route: route, status: response.status, duration: ContinuousClock.now - start)
         if response.status >= 500 {
             logger.error("request failed", metadata: ["request_id": "\(request.requestID)", "route": "\(route)", "status": "\(response.status)"])
@@ -59,6 +63,20 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     public func runsOnIOLoop(_ request: HTTPRequest) -> Bool {
         // A form's submission schema is built per request: a worker's job too.
         !(request.path.hasPrefix("/forms/") && (request.method == "POST" || request.path.hasSuffix("/schema")))
+    }
+
+    /// `route`, with CORS: a preflight from an allowed origin is answered here, and every answer
+    /// varies by `Origin` and carries the CORS headers when the origin is allowed.
+    func routeWithCORS(_ request: HTTPRequest) -> (String, HTTPResponse) {
+        guard let cors else { return route(request) }
+        let origin = request.headers["Origin"].flatMap { cors.allows($0) ? $0 : nil }
+        if request.method == "OPTIONS", let origin, request.headers["Access-Control-Request-Method"] != nil {
+            return ("preflight", cors.preflight(path: request.path, origin: origin))
+        }
+        var (label, response) = route(request)
+        if let origin { cors.decorate(&response, origin: origin) }
+        response.headers.add("Vary", "Origin")
+        return (label, response)
     }
 
     /// The route template (a metrics label) and the answer.

@@ -153,6 +153,23 @@ extension ServiceConfiguration {
             guard let f = LogFormat(rawValue: try string()) else { throw fail("expected text or json") }
             logFormat = f
         case "validators.postal_codes": postalCodes = try optionalString()
+        case "cors.allowed_origins":
+            // A JSON list, or (environment, flags) one string of comma-separated origins.
+            var list: [String] = []
+            switch value {
+            case .null: break
+            case .string(let s): list = s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            case .array(let items):
+                for item in items {
+                    guard case .string(let s) = item else { throw fail("expected a list of origins (strings) or \"*\"") }
+                    list.append(s)
+                }
+            default: throw fail("expected a list of origins or \"*\"")
+            }
+            for o in list where o != "*" && !CORSPolicy.isOrigin(o) {
+                throw fail("\"\(o)\" is not an origin (scheme://host[:port], no path)")
+            }
+            corsAllowedOrigins = list
         default: throw ConfigurationError("unknown setting \"\(key)\"")
         }
     }
