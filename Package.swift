@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, dependencies pointing one way:
 //   FormdCore (form model + rules engine, Foundation only, no I/O)
 //   FormdHTTP (HTTP/1.1 server on POSIX sockets + Dispatch; knows nothing about forms)
-//   FormdService (routes, config, registry, metrics) -> FormdCore, FormdHTTP
+//   FormdService (routes, config, registry, metrics) -> FormdCore, FormdHTTP, FormdWeb
+//   FormdWeb (the browser client's files: formd.js, its style sheet, the page at `/`)
 //   formd (executable) -> FormdService
 let package = Package(
     name: "formd",
@@ -36,10 +37,20 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "FormdHTTP", dependencies: ["CZlib", "COpenSSL"]),
+        // The web client is plain source (ES module, CSS, HTML; no build step), compiled into the
+        // binary as bytes so that the container and a copied binary serve it without files.
+        .target(
+            name: "FormdWeb",
+            exclude: ["README.md"],
+            resources: [
+                .embedInCode("formd.js"), .embedInCode("formd.css"),
+                .embedInCode("index.html"), .embedInCode("page.js"), .embedInCode("page.css"),
+            ]
+        ),
         .target(
             name: "FormdService",
             dependencies: [
-                "FormdCore", "FormdHTTP",
+                "FormdCore", "FormdHTTP", "FormdWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

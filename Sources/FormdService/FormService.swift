@@ -11,6 +11,8 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     let engineOptions: EvaluationOptions
     /// nil unless `cors.allowed_origins` names some origin.
     let cors: CORSPolicy?
+    /// `ui.enabled`: the page at `/`.
+    let uiEnabled: Bool
     /// Set by the lifecycle: false while starting and while draining (`/readyz` → 503).
     private let readyLock = NSLock()
     private var ready = false
@@ -21,8 +23,9 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     public init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
         maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes, maxInstances: Int = EvaluationOptions.defaultMaxInstances,
-        corsAllowedOrigins: [String] = []
+        corsAllowedOrigins: [String] = [], uiEnabled: Bool = true
     ) {
+        self.uiEnabled = uiEnabled
         cors = CORSPolicy(allowedOrigins: corsAllowedOrigins)
         self.registry = registry
         self.metrics = metrics
@@ -109,6 +112,9 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
             return (path, definitionSchema(request))
         default:
             break
+        }
+        if path == "/" || path.hasPrefix("/client/") {
+            return webAsset(path, request)
         }
         guard path.hasPrefix("/forms/") else { return ("other", Self.notFound("no such resource: \(path)")) }
         let rest = path.dropFirst("/forms/".count)

@@ -38,7 +38,7 @@ public final class FormdServer: @unchecked Sendable {
             metrics: metrics)
         service = FormService(
             registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes,
-            maxInstances: c.maxInstances, corsAllowedOrigins: c.corsAllowedOrigins)
+            maxInstances: c.maxInstances, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled)
         var h = HTTPServerConfiguration()
         h.host = c.host
         h.port = c.port

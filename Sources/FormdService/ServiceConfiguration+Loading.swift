@@ -170,6 +170,7 @@ extension ServiceConfiguration {
                 throw fail("\"\(o)\" is not an origin (scheme://host[:port], no path)")
             }
             corsAllowedOrigins = list
+        case "ui.enabled": uiEnabled = try bool()
         default: throw ConfigurationError("unknown setting \"\(key)\"")
         }
     }

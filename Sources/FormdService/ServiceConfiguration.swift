@@ -40,6 +40,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var postalCodes: String?
     /// Origins whose browsers may call formd (`*` for any); empty: no CORS headers at all.
     public var corsAllowedOrigins: [String] = []
+    /// Serve the form page at `/` (the embeddable client under `/client/` is served either way).
+    public var uiEnabled = true
 
     public init() {}
 
@@ -48,7 +50,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key",
         "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_queued_response_bytes", "limits.max_total_queued_response_bytes", "limits.max_text_bytes", "limits.max_instances", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
-        "validators.postal_codes", "cors.allowed_origins",
+        "validators.postal_codes", "cors.allowed_origins", "ui.enabled",
     ]
 
     /// `server.port` → `FORMD_SERVER_PORT`.

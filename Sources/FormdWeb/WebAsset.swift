@@ -1,0 +1,23 @@
+/// One file of the web client, as formd serves it.
+public struct WebAsset: Sendable {
+    /// The URL path it is served at.
+    public let path: String
+    public let contentType: String
+    public let bytes: [UInt8]
+    /// Part of the page at `/` (off with `ui.enabled` false), not of the embeddable client.
+    public let isPage: Bool
+
+    /// Every file, by path: the embeddable client (`/client/formd.js`, `/client/formd.css`) and
+    /// the page (`/`, `/client/page.js`, `/client/page.css`).
+    public static let all: [String: WebAsset] = {
+        let js = "text/javascript; charset=utf-8", css = "text/css; charset=utf-8"
+        let files = [
+            WebAsset(path: "/client/formd.js", contentType: js, bytes: PackageResources.formd_js, isPage: false),
+            WebAsset(path: "/client/formd.css", contentType: css, bytes: PackageResources.formd_css, isPage: false),
+            WebAsset(path: "/", contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html, isPage: true),
+            WebAsset(path: "/client/page.js", contentType: js, bytes: PackageResources.page_js, isPage: true),
+            WebAsset(path: "/client/page.css", contentType: css, bytes: PackageResources.page_css, isPage: true),
+        ]
+        return Dictionary(uniqueKeysWithValues: files.map { ($0.path, $0) })
+    }()
+}

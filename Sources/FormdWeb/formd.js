@@ -1,0 +1,817 @@
+// formd.js: the browser client of formd. One ES module, no dependencies, no build step.
+//
+// Headless layer: FormdClient (the HTTP API), FormdError (problem+json answers), FormSession
+// (answers applied in request order). Renderer: render(element, formId, options) draws any form
+// from its definition and shows what formd answers; it never evaluates a rule itself.
+//
+// The DOM contract the renderer keeps is documented in docs/CLIENT.md.
+
+/** The server this module was loaded from: the module lives at `<server>/client/formd.js`. */
+export const defaultServer = new URL("../", import.meta.url).href;
+
+/** A failed request: a problem+json answer, or (status 0, slug "network") no answer at all. */
+export class FormdError extends Error {
+  constructor(status, problem = {}, { retryAfter = null, requestId = null } = {}) {
+    super(problem.detail || problem.title || (status ? `HTTP ${status}` : "formd cannot be reached"));
+    this.name = "FormdError";
+    this.status = status;
+    this.type = problem.type || (status ? "about:blank" : "/problems/network");
+    this.slug = this.type.split("/").pop();
+    this.title = problem.title || "";
+    this.detail = problem.detail || "";
+    this.retryAfter = retryAfter;
+    this.requestId = requestId;
+  }
+  get isNotFound() { return this.status === 404; }
+  get isPreconditionFailed() { return this.status === 412; }
+  get isOverloaded() { return this.status === 503; }
+  get isNetwork() { return this.status === 0; }
+}
+
+/** The HTTP API: forms, definitions (cached, revalidated with ETags), evaluate and validate. */
+export class FormdClient {
+  constructor({ server = defaultServer, locale = null, fetch = null } = {}) {
+    this.server = new URL(server, location.href).href.replace(/\/?$/, "/");
+    this.locale = locale;
+    this.fetch = fetch || globalThis.fetch.bind(globalThis);
+    this.definitions = new Map(); // id -> {version, definition}
+    this.listeners = new Set(); // (event) => void, for logs: {phase: "request" | "response", ...}
+  }
+
+  url(path) {
+    const u = new URL(path, this.server);
+    if (this.locale) u.searchParams.set("locale", this.locale);
+    return u.href;
+  }
+
+  /** `GET /forms`: `[{id, title, version, fields}]`. */
+  async listForms() {
+    return (await this.request("GET", "forms")).body.forms;
+  }
+
+  /** `GET /forms/{id}`, revalidated with `If-None-Match`: `{definition, version}`. */
+  async definition(id) {
+    const cached = this.definitions.get(id);
+    const headers = cached ? { "If-None-Match": cached.version } : {};
+    const r = await this.request("GET", `forms/${encodeURIComponent(id)}`, { headers, accept304: true });
+    if (r.status === 304 && cached) return cached;
+    const entry = { definition: r.body, version: r.headers.get("ETag") };
+    this.definitions.set(id, entry);
+    return entry;
+  }
+
+  /** `POST /forms/{id}/evaluate`: the live state. `version` pins the definition (`If-Match`). */
+  async evaluate(id, values = {}, changed = [], { version = null, signal } = {}) {
+    return (await this.request("POST", `forms/${encodeURIComponent(id)}/evaluate`, {
+      json: { values, changed }, version, signal,
+    })).body;
+  }
+
+  /** `POST /forms/{id}/validate`: `{valid, values, errors, dropped, ...}`; invalid is not an error. */
+  async validate(id, values = {}, { version = null, signal } = {}) {
+    return (await this.request("POST", `forms/${encodeURIComponent(id)}/validate`, {
+      json: values, version, signal, accept422: true,
+    })).body;
+  }
+
+  async request(method, path, { json, headers = {}, version = null, signal, accept304 = false, accept422 = false } = {}) {
+    const url = this.url(path);
+    const init = { method, headers: { Accept: "application/json", ...headers }, signal, mode: "cors" };
+    if (json !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(json);
+    }
+    if (version) init.headers["If-Match"] = version;
+    const started = performance.now();
+    this.emit({ phase: "request", method, url, body: json });
+    let response;
+    try {
+      response = await this.fetch(url, init);
+    } catch (e) {
+      if (e && e.name === "AbortError") throw e;
+      const error = new FormdError(0, { detail: `formd cannot be reached (${e && e.message ? e.message : e})` });
+      this.emit({ phase: "response", method, url, status: 0, error, ms: performance.now() - started });
+      throw error;
+    }
+    const requestId = response.headers.get("X-Request-Id");
+    let body = null;
+    if (response.status !== 304 && response.status !== 204) {
+      const text = await response.text();
+      try { body = text ? JSON.parse(text) : null; } catch { body = { detail: text }; }
+    }
+    this.emit({ phase: "response", method, url, status: response.status, body, requestId, ms: performance.now() - started });
+    const ok = response.ok || (accept304 && response.status === 304) || (accept422 && response.status === 422);
+    if (!ok) {
+      const retry = response.headers.get("Retry-After");
+      throw new FormdError(response.status, body || {}, { retryAfter: retry ? Number(retry) : null, requestId });
+    }
+    return { status: response.status, headers: response.headers, body, requestId };
+  }
+
+  emit(event) { for (const l of this.listeners) l(event); }
+}
+
+/**
+ * One form's requests, numbered: an answer is applied only when no later request's answer has
+ * been applied already, so answers that arrive out of order never replace a newer state.
+ * `evaluate` and `validate` resolve to the answer, or to null when it arrived too late.
+ */
+export class FormSession {
+  constructor(client, formId) {
+    this.client = client;
+    this.formId = formId;
+    this.version = null;
+    this.sent = 0;
+    this.applied = 0;
+    this.state = null;
+  }
+
+  async load() {
+    const { definition, version } = await this.client.definition(this.formId);
+    this.version = version;
+    return definition;
+  }
+
+  evaluate(values, changed = []) {
+    return this.#ordered((seq) => this.client.evaluate(this.formId, values, changed, { version: this.version }), true);
+  }
+
+  validate(values) {
+    return this.#ordered(() => this.client.validate(this.formId, values, { version: this.version }), false);
+  }
+
+  /** The number the next request will get; answers of requests numbered below it may still come. */
+  get next() { return this.sent + 1; }
+
+  async #ordered(send, isState) {
+    const seq = ++this.sent;
+    const answer = await send(seq);
+    if (seq < this.applied) return null;
+    this.applied = seq;
+    if (isState) this.state = answer;
+    answer.seq = seq;
+    return answer;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The renderer
+
+const TEXTS = {
+  en: { submit: "Submit", add: "Add", remove: "Remove", validLabel: "The form is valid.", invalidLabel: "Please correct the fields marked below.", none: "—", unreachable: "formd cannot be reached; changes are kept and sent again." },
+  nb: { submit: "Send", add: "Legg til", remove: "Fjern", validLabel: "Skjemaet er gyldig.", invalidLabel: "Rett feltene som er merket nedenfor.", none: "—", unreachable: "formd svarer ikke; endringene beholdes og sendes igjen." },
+  es: { submit: "Enviar", add: "Añadir", remove: "Quitar", validLabel: "El formulario es válido.", invalidLabel: "Corrija los campos marcados.", none: "—", unreachable: "formd no responde; los cambios se conservan y se reenviarán." },
+};
+
+function texts(locale) {
+  const tag = (locale || document.documentElement.lang || navigator.language || "en").toLowerCase();
+  const lang = tag.split("-")[0];
+  return TEXTS[lang] || TEXTS[{ no: "nb", nn: "nb" }[lang]] || TEXTS.en;
+}
+
+let renderCount = 0;
+
+const TEXT_KINDS = new Set(["text", "name", "email", "password", "number", "count", "float"]);
+
+/** Equality of JSON scalars, as formd compares an option id with a value it returned. */
+const sameValue = (a, b) => a === b || (typeof a === "number" && typeof b === "number" && a === b);
+
+function el(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") e.textContent = v;
+    else if (k === "className") e.className = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of [].concat(children)) if (c) e.append(c);
+  return e;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS(.sss)Z` (formd's canonical date-time) as a local `datetime-local` value. */
+function utcToLocalInput(s) {
+  const d = new Date(s);
+  if (Number.isNaN(d.getTime())) return String(s);
+  const p = (n, w = 2) => String(n).padStart(w, "0");
+  return `${p(d.getFullYear(), 4)}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** A `datetime-local` value as RFC 3339 with the browser's offset for that moment. */
+function localInputToRFC3339(s) {
+  const withSeconds = /T\d\d:\d\d$/.test(s) ? s + ":00" : s;
+  const d = new Date(withSeconds);
+  if (Number.isNaN(d.getTime())) return s;
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? "+" : "-";
+  const abs = Math.abs(off);
+  return `${withSeconds.slice(0, 19)}${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Draws form `formId` into `element` and keeps it live. Options: `server` (default: where this
+ * module came from), `client` (a FormdClient to share), `locale`, `debounce` (ms, default 0:
+ * coalescing alone), `onSubmit(answer)`, `onState(answer)`. Resolves to a FormView.
+ */
+export async function render(element, formId, options = {}) {
+  const client = options.client || new FormdClient({ server: options.server, locale: options.locale, fetch: options.fetch });
+  if (options.locale) client.locale = options.locale;
+  const view = new FormView(element, client, formId, options);
+  await view.start();
+  return view;
+}
+
+/** A rendered form. `values` is what the user entered (and formd set); `state` formd's last answer. */
+export class FormView {
+  constructor(element, client, formId, options) {
+    this.element = element;
+    this.client = client;
+    this.formId = formId;
+    this.options = options;
+    this.session = new FormSession(client, formId);
+    this.prefix = `formd${++renderCount}`;
+    this.values = {};
+    this.editSeq = {}; // key -> the session's request number at the time of the user's last edit
+    this.pending = []; // changed ids not yet sent
+    this.inFlight = null;
+    this.timer = null;
+    this.submitted = false;
+    this.fields = new Map(); // field id (instance ids included) -> {def, wrapper, controls, kind, computed}
+    this.sections = new Map(); // section id -> element
+    this.dynamic = new Map(); // dynamic section id -> {template, container, instances: Set<n>, addButton}
+    this.errorTargets = new Set();
+    this.lastErrors = [];
+    this.instanceSeq = {}; // instance section id -> request number when the user added or removed it
+  }
+
+  get locale() { return this.client.locale; }
+
+  async start() {
+    this.definition = await this.session.load();
+    this.build();
+    await this.refresh([]);
+  }
+
+  /** Switches the locale: messages come back in it with the next answer. */
+  async setLocale(locale) {
+    this.client.locale = locale || null;
+    this.t = texts(locale);
+    this.relabel();
+    await this.refresh([]);
+  }
+
+  /** Stops listening and empties the element. */
+  destroy() {
+    clearTimeout(this.timer);
+    this.element.replaceChildren();
+  }
+
+  // ---- building ------------------------------------------------------------------------------
+
+  build() {
+    const def = this.definition;
+    const groups = Array.isArray(def) ? def : def.groups || [];
+    const templates = (!Array.isArray(def) && def.templates && def.templates.sections) || [];
+    this.templates = new Map(templates.filter((s) => s && s.id).map((s) => [s.id, s]));
+    this.t = texts(this.client.locale);
+    const form = el("form", { className: "formd", "data-formd": this.formId, novalidate: true, "data-loading": true, "aria-busy": "true" });
+    this.form = form;
+    if (!Array.isArray(def) && typeof def.title === "string") form.append(el("h2", { className: "formd-title", text: def.title }));
+    this.banner = el("div", { className: "formd-banner", "data-form-message": true, role: "alert", hidden: true });
+    this.formErrors = el("div", { className: "formd-error formd-form-errors", "data-form-errors": true, role: "alert" });
+    form.append(this.banner, this.formErrors);
+    let submitButton = null;
+    for (const group of groups) {
+      if (!group || typeof group !== "object") continue;
+      const fs = el("fieldset", { className: "formd-group", "data-group": group.id });
+      if (group.title) fs.append(el("legend", { text: group.title }));
+      for (const section of group.sections || []) {
+        if (!section || typeof section !== "object") continue;
+        const isDynamic = section.type === "dynamic";
+        const sec = el("section", { className: isDynamic ? "formd-section formd-dynamic" : "formd-section", "data-section": section.id });
+        if (section.title) sec.append(el("h3", { className: "formd-section-title", text: section.title }));
+        if (section.id) this.sections.set(section.id, sec);
+        if (isDynamic) {
+          this.buildDynamic(sec, section);
+        } else {
+          const grid = el("div", { className: "formd-fields" });
+          for (const f of section.fields || []) {
+            const w = this.buildField(f, f && f.id, false);
+            if (!w) continue;
+            grid.append(w);
+            if (!submitButton && w.dataset.submit !== undefined) submitButton = w;
+          }
+          sec.append(grid);
+        }
+        fs.append(sec);
+      }
+      form.append(fs);
+    }
+    this.status = el("output", { className: "formd-status", "data-form-status": true, "aria-live": "polite" });
+    this.statusText = el("span", { className: "formd-status-text", "aria-live": "polite" });
+    const bar = el("div", { className: "formd-submit" });
+    if (!submitButton) {
+      this.submitButton = el("button", { type: "submit", className: "formd-button formd-primary", text: this.t.submit });
+      bar.append(this.submitButton);
+    }
+    bar.append(this.status, this.statusText);
+    this.valuesOut = el("pre", { className: "formd-values", "data-form-values": true, hidden: true });
+    form.append(bar, this.valuesOut);
+    form.addEventListener("input", (e) => this.onInput(e));
+    form.addEventListener("change", (e) => this.onInput(e));
+    form.addEventListener("focusout", (e) => this.onBlur(e));
+    form.addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
+    form.addEventListener("click", (e) => this.onClick(e));
+    this.element.replaceChildren(form);
+  }
+
+  buildDynamic(sec, section) {
+    const template = this.templates.get(section.id);
+    const container = el("div", { className: "formd-instances" });
+    const add = el("button", {
+      type: "button", className: "formd-button formd-add", "data-add-instance": section.id,
+      text: section.action_title || this.t.add,
+    });
+    const error = el("div", { className: "formd-error", "data-error-for": section.id, id: `${this.prefix}-e-${section.id}`, "aria-live": "polite" });
+    add.setAttribute("aria-describedby", error.id);
+    sec.append(container, add, error);
+    this.dynamic.set(section.id, { section, template, container, instances: new Map(), addButton: add, custom: !!section.action_title });
+  }
+
+  /** The `:index` ids of a template for instance `n`. */
+  static instanceId(id, n) { return String(id).split(":index").join(String(n)); }
+
+  addInstance(sectionId, n, focus) {
+    const d = this.dynamic.get(sectionId);
+    if (!d || d.instances.has(n) || !d.template) return;
+    const id = `${sectionId}[${n}]`;
+    const box = el("section", { className: "formd-section formd-instance", "data-section": id, "data-instance": n });
+    if (d.template.title) box.append(el("h4", { className: "formd-instance-title", text: `${FormView.instanceId(d.template.title, n)}` }));
+    const grid = el("div", { className: "formd-fields" });
+    let remove = null;
+    for (const f of d.template.fields || []) {
+      if (!f || typeof f !== "object") continue;
+      const fid = FormView.instanceId(f.id, n);
+      // A template button without targets removes its instance (as the bundled forms use it).
+      const isRemove = f.type === "button" && !(f.targets && f.targets.length) && !remove;
+      const w = this.buildField({ ...f, id: fid, title: f.title && FormView.instanceId(f.title, n) }, fid, isRemove ? id : false);
+      if (!w) continue;
+      if (isRemove) remove = w.querySelector("button");
+      grid.append(w);
+    }
+    if (!remove) {
+      remove = el("button", { type: "button", className: "formd-button formd-remove", "data-remove-instance": id, text: this.t.remove });
+      remove.dataset.generated = "";
+      grid.append(el("div", { className: "formd-field formd-remove-field" }, remove));
+    }
+    remove.setAttribute("aria-label", `${remove.textContent} ${FormView.instanceId(d.template.title || sectionId, n)} ${n}`.trim());
+    box.append(grid);
+    // Instances by index, as formd orders them.
+    const after = [...d.instances.entries()].filter(([k]) => k > n).sort((a, b) => a[0] - b[0])[0];
+    d.container.insertBefore(box, after ? after[1] : null);
+    d.instances.set(n, box);
+    this.sections.set(id, box);
+    if (focus) {
+      const first = box.querySelector("input:not([readonly]), select:not([disabled]), textarea:not([readonly])");
+      if (first) first.focus();
+    }
+  }
+
+  removeInstanceDOM(sectionId, n) {
+    const d = this.dynamic.get(sectionId);
+    const box = d && d.instances.get(n);
+    if (!box) return;
+    for (const w of box.querySelectorAll("[data-field]")) this.fields.delete(w.dataset.field);
+    this.sections.delete(`${sectionId}[${n}]`);
+    box.remove();
+    d.instances.delete(n);
+  }
+
+  buildField(f, id, removeFor) {
+    if (!f || typeof f !== "object" || typeof id !== "string" || !id) return null;
+    const kind = typeof f.type === "string" ? f.type : "text";
+    const width = f.size && Number(f.size.width) > 0 ? Math.min(100, Number(f.size.width)) : 100;
+    const wrapper = el("div", { className: `formd-field formd-kind-${kind.replace(/[^a-z0-9_-]/gi, "")}`, "data-field": id, "data-kind": kind });
+    wrapper.style.setProperty("--formd-width", String(width));
+    const cid = `${this.prefix}-f-${id}`;
+    const errorId = `${this.prefix}-e-${id}`;
+    const infoId = f.info ? `${this.prefix}-i-${id}` : null;
+    const computed = typeof f.formula === "string" && f.formula.trim() !== "";
+    const entry = { def: f, wrapper, kind, computed, controls: [], options: null, infoId, errorId };
+    let controls = [];
+    const inputType = typeof f.input_type === "string" ? f.input_type : "";
+    if (kind === "spacer") {
+      wrapper.setAttribute("aria-hidden", "true");
+      this.fields.set(id, entry);
+      return wrapper;
+    }
+    if (kind === "button") {
+      const b = el("button", { type: "button", className: "formd-button", text: f.title || id, "data-button": id });
+      if (removeFor) {
+        b.setAttribute("data-remove-instance", removeFor);
+      } else if (!(f.targets && f.targets.length)) {
+        // A button with no targets outside a template is the form's submit button.
+        b.type = "submit";
+        b.className = "formd-button formd-primary";
+        wrapper.dataset.submit = "";
+      }
+      wrapper.append(b);
+      entry.controls = [b];
+      this.fields.set(id, entry);
+      return wrapper;
+    }
+    const label = el("label", { className: "formd-label", for: cid, text: f.title || id });
+    const options = Array.isArray(f.values) ? f.values.filter((o) => o && typeof o === "object" && "id" in o) : null;
+    if ((kind === "select" || (options && kind !== "segment")) && options) {
+      const select = el("select", { id: cid, name: id });
+      if (!options.some((o) => o.default === true)) select.append(el("option", { value: "", text: this.t.none }));
+      options.forEach((o, i) => select.append(el("option", { value: typeof o.id === "string" ? o.id : JSON.stringify(o.id), "data-option": i, text: o.title != null ? o.title : String(o.id) })));
+      entry.options = options;
+      controls = [select];
+      wrapper.append(label, select);
+    } else if (kind === "segment" && options) {
+      const fs = el("fieldset", { className: "formd-segment", id: cid });
+      fs.append(el("legend", { className: "formd-label", text: f.title || id }));
+      options.forEach((o, i) => {
+        const rid = `${cid}-${i}`;
+        const radio = el("input", { type: "radio", id: rid, name: id, value: typeof o.id === "string" ? o.id : JSON.stringify(o.id) });
+        radio.dataset.option = String(i);
+        controls.push(radio);
+        fs.append(el("span", { className: "formd-option" }, [radio, el("label", { for: rid, text: o.title != null ? o.title : String(o.id) })]));
+      });
+      entry.options = options;
+      wrapper.append(fs);
+    } else if (kind === "switch") {
+      // value="true": a native form post of a checked box is a value formd accepts.
+      const box = el("input", { type: "checkbox", id: cid, name: id, value: "true" });
+      controls = [box];
+      wrapper.append(el("span", { className: "formd-switch" }, [box, label]));
+    } else if (kind === "textarea" || inputType === "textarea" || inputType === "multiline" || (f.size && Number(f.size.height) > 1 && TEXT_KINDS.has(kind))) {
+      const ta = el("textarea", { id: cid, name: id, rows: Math.max(3, Number(f.size && f.size.height) || 3), placeholder: f.placeholder });
+      controls = [ta];
+      wrapper.append(label, ta);
+    } else {
+      let type = "text", inputmode = null, autocomplete = null, step = null;
+      if (kind === "email" || inputType === "email") { type = "email"; autocomplete = "email"; }
+      else if (kind === "password") { type = "password"; autocomplete = "new-password"; }
+      else if (kind === "date") type = "date";
+      else if (kind === "time") { type = "time"; step = "1"; }
+      else if (kind === "date_time") { type = "datetime-local"; step = "1"; }
+      else if (kind === "number" || kind === "count") inputmode = "numeric";
+      else if (kind === "float") inputmode = "decimal";
+      else if (kind === "name") autocomplete = "name";
+      if (inputType === "phone" || kind === "phone_number") { type = "tel"; autocomplete = "tel"; }
+      else if (inputType === "number" && type === "text") inputmode = "numeric";
+      const input = el("input", {
+        id: cid, name: id, type, inputmode, autocomplete, step, placeholder: f.placeholder,
+        min: kind === "date" && typeof f.minimum_date === "string" ? f.minimum_date.slice(0, 10) : null,
+        max: kind === "date" && typeof f.maximum_date === "string" ? f.maximum_date.slice(0, 10) : null,
+      });
+      controls = [input];
+      wrapper.append(label, input);
+      if (kind === "date_time") {
+        // datetime-local has no offset; a native post sends this RFC 3339 copy under the name.
+        input.removeAttribute("name");
+        entry.post = el("input", { type: "hidden", name: id });
+        wrapper.append(entry.post);
+      }
+    }
+    if (f.accessibility_label && controls.length === 1) controls[0].setAttribute("aria-label", f.accessibility_label);
+    if (computed) for (const c of controls) { c.readOnly = true; c.tabIndex = c.tagName === "SELECT" ? -1 : 0; }
+    if (infoId) wrapper.append(el("p", { className: "formd-info", id: infoId, text: f.info }));
+    const error = el("div", { className: "formd-error", "data-error-for": id, id: errorId, "aria-live": "polite" });
+    wrapper.append(error);
+    for (const c of controls) {
+      c.dataset.key = id;
+      if (infoId) c.setAttribute("aria-describedby", infoId);
+    }
+    entry.controls = controls;
+    this.fields.set(id, entry);
+    return wrapper;
+  }
+
+  relabel() {
+    if (this.submitButton) this.submitButton.textContent = this.t.submit;
+    for (const d of this.dynamic.values()) if (!d.custom) d.addButton.textContent = this.t.add;
+    for (const b of this.form.querySelectorAll("[data-remove-instance][data-generated]")) b.textContent = this.t.remove;
+    this.showStatus(this.form.dataset.status ? this.form.dataset.status === "valid" : null);
+  }
+
+  // ---- reading the controls ------------------------------------------------------------------
+
+  readControl(entry) {
+    const c = entry.controls[0];
+    if (entry.kind === "switch") return c.checked;
+    if (entry.options && c.tagName === "SELECT") {
+      const o = c.selectedOptions[0];
+      return !o || o.value === "" ? null : entry.options[Number(o.dataset.option)].id;
+    }
+    if (entry.options) {
+      const on = entry.controls.find((r) => r.checked);
+      return on ? entry.options[Number(on.dataset.option)].id : null;
+    }
+    if (c.value === "") return null;
+    if (entry.kind === "date_time") return localInputToRFC3339(c.value);
+    return c.value;
+  }
+
+  writeControl(entry, value) {
+    const has = value !== undefined && value !== null;
+    const c = entry.controls[0];
+    if (!c || entry.kind === "button") return;
+    if (entry.kind === "switch") { c.checked = value === true; return; }
+    if (entry.options) {
+      const i = has ? entry.options.findIndex((o) => sameValue(o.id, value)) : -1;
+      if (c.tagName === "SELECT") {
+        const o = i >= 0 ? c.querySelector(`option[data-option="${i}"]`) : c.querySelector('option[value=""]');
+        if (o) o.selected = true;
+        else c.selectedIndex = -1;
+      } else {
+        entry.controls.forEach((r) => { r.checked = Number(r.dataset.option) === i; });
+      }
+      return;
+    }
+    if (entry.post) entry.post.value = has ? String(value) : "";
+    const text = !has ? "" : entry.kind === "date_time" ? utcToLocalInput(value) : typeof value === "object" ? JSON.stringify(value) : String(value);
+    if (c.value !== text) c.value = text;
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  onInput(e) {
+    const key = e.target && e.target.dataset ? e.target.dataset.key : null;
+    const entry = key && this.fields.get(key);
+    if (!entry || entry.computed) return;
+    // Text controls report every keystroke as `input`; their `change` adds nothing.
+    if (e.type === "change" && (e.target.tagName === "TEXTAREA" || (e.target.tagName === "INPUT" && !["checkbox", "radio"].includes(e.target.type)))) return;
+    if (e.type === "input" && (e.target.type === "checkbox" || e.target.type === "radio" || e.target.tagName === "SELECT")) return;
+    const v = this.readControl(entry);
+    if (v === null) delete this.values[key];
+    else this.values[key] = v;
+    if (entry.post) entry.post.value = v === null ? "" : String(v);
+    this.editSeq[key] = this.session.next;
+    this.change(key);
+  }
+
+  onBlur(e) {
+    // Once the user leaves a control, it shows formd's canonical form of what they typed.
+    const key = e.target && e.target.dataset ? e.target.dataset.key : null;
+    const entry = key && this.fields.get(key);
+    const state = this.session.state;
+    if (!entry || !state || this.pending.length || this.inFlight || this.editSeq[key] >= this.session.applied) return;
+    if (state.fields && state.fields[key] && state.fields[key].visible) this.writeControl(entry, state.values[key]);
+  }
+
+  onClick(e) {
+    const t = e.target.closest("button");
+    if (!t || !this.form.contains(t)) return;
+    if (t.dataset.addInstance) {
+      const d = this.dynamic.get(t.dataset.addInstance);
+      const n = Math.max(0, ...d.instances.keys()) + 1;
+      this.instanceSeq[`${t.dataset.addInstance}[${n}]`] = this.session.next;
+      this.addInstance(t.dataset.addInstance, n, true);
+      this.change(t.dataset.addInstance);
+    } else if (t.dataset.removeInstance) {
+      const m = /^(.*)\[(\d+)\]$/.exec(t.dataset.removeInstance);
+      if (!m) return;
+      const prefix = `${m[1]}[${m[2]}].`;
+      for (const k of Object.keys(this.values)) if (k.startsWith(prefix)) delete this.values[k];
+      const d = this.dynamic.get(m[1]);
+      this.instanceSeq[t.dataset.removeInstance] = this.session.next;
+      this.removeInstanceDOM(m[1], Number(m[2]));
+      d.addButton.focus();
+      this.change(m[1]);
+    } else if (t.dataset.button && t.type !== "submit") {
+      this.change(t.dataset.button); // a button press runs its value targets
+    }
+  }
+
+  /** Queues an evaluate naming `id` as changed; at most one evaluate is in flight at a time. */
+  change(id) {
+    if (!this.pending.includes(id)) this.pending.push(id);
+    this.showStatus(null);
+    clearTimeout(this.timer);
+    const delay = Number(this.options.debounce) || 0;
+    if (delay > 0) this.timer = setTimeout(() => this.flush(), delay);
+    else this.flush();
+  }
+
+  flush() {
+    if (this.inFlight || !this.pending.length) return this.inFlight;
+    const changed = this.pending;
+    this.pending = [];
+    this.inFlight = this.refresh(changed).finally(() => {
+      this.inFlight = null;
+      if (this.pending.length) this.flush();
+    });
+    return this.inFlight;
+  }
+
+  /** What the form sends: the entered values, and one key per instance so that formd keeps it. */
+  submission() {
+    const out = {};
+    for (const [k, v] of Object.entries(this.values)) {
+      const entry = this.fields.get(k);
+      if (entry && entry.computed) continue;
+      out[k] = v;
+    }
+    for (const [sid, d] of this.dynamic) {
+      if (!d.template) continue;
+      const first = (d.template.fields || []).find((f) => f && f.id && f.type !== "button" && f.type !== "spacer");
+      if (!first) continue;
+      for (const n of d.instances.keys()) {
+        const prefix = `${sid}[${n}].`;
+        if (!Object.keys(out).some((k) => k.startsWith(prefix))) out[FormView.instanceId(first.id, n)] = null;
+      }
+    }
+    return out;
+  }
+
+  async refresh(changed) {
+    const seq = this.session.next;
+    let answer;
+    try {
+      answer = await this.session.evaluate(this.submission(), changed);
+    } catch (e) {
+      this.failed(e, changed);
+      return;
+    }
+    if (!answer) return;
+    this.banner.hidden = true;
+    this.apply(answer, seq);
+    if (this.submitted) {
+      // After a failed submit, the whole validate verdict stays on screen while the user fixes it.
+      try {
+        const verdict = await this.session.validate(this.submission());
+        if (verdict) this.showErrors(verdict.errors);
+      } catch (e) { this.failed(e, []); }
+    }
+  }
+
+  async failed(error, changed) {
+    if (error instanceof FormdError && error.isPreconditionFailed) {
+      // The form changed on the server: load the new definition, keep the values, draw it again.
+      this.definition = await this.session.load();
+      const values = this.values;
+      this.fields.clear(); this.sections.clear(); this.dynamic.clear();
+      this.build();
+      this.values = values;
+      return this.refresh(changed);
+    }
+    this.pending = [...changed.filter((c) => !this.pending.includes(c)), ...this.pending];
+    this.banner.textContent = error instanceof FormdError && error.isNetwork ? this.t.unreachable : String(error.message || error);
+    this.banner.hidden = false;
+    this.form.dispatchEvent(new CustomEvent("formd:error", { bubbles: true, detail: { error } }));
+  }
+
+  // ---- applying formd's answer ---------------------------------------------------------------
+
+  apply(answer, seq) {
+    const forced = new Set((answer.actions || []).filter((a) => a.type === "field" && (a.action === "update" || a.action === "clear")).map((a) => a.id));
+    // Instances: the ones formd evaluated, in its order; others (past max_instances) go away.
+    for (const [sid, d] of this.dynamic) {
+      const present = new Set();
+      for (const id of Object.keys(answer.sections || {})) {
+        if (id.startsWith(sid + "[")) {
+          const m = /^\[(\d+)\]$/.exec(id.slice(sid.length));
+          if (m) present.add(Number(m[1]));
+        }
+      }
+      for (const n of present) if (!d.instances.has(n) && !this.localSince(`${sid}[${n}]`, seq)) this.addInstance(sid, n, false);
+      for (const n of [...d.instances.keys()]) {
+        if (!present.has(n) && !this.localSince(`${sid}[${n}]`, seq)) {
+          const prefix = `${sid}[${n}].`;
+          for (const k of Object.keys(this.values)) if (k.startsWith(prefix)) delete this.values[k];
+          this.removeInstanceDOM(sid, n);
+        }
+      }
+    }
+    const active = document.activeElement;
+    for (const [id, st] of Object.entries(answer.fields || {})) {
+      const entry = this.fields.get(id);
+      if (!entry) continue;
+      entry.wrapper.hidden = !st.visible;
+      entry.wrapper.toggleAttribute("data-required", !!st.required);
+      entry.wrapper.toggleAttribute("data-disabled", !st.enabled);
+      for (const c of entry.controls) {
+        if (c.type === "radio" || c.type === "checkbox" || c.tagName === "SELECT" || c.tagName === "BUTTON") c.disabled = !st.enabled || (entry.computed && c.tagName !== "BUTTON");
+        else c.readOnly = !st.enabled || entry.computed;
+        if (st.required) c.setAttribute("aria-required", "true"); else c.removeAttribute("aria-required");
+      }
+      if (!st.visible || entry.kind === "button" || entry.kind === "spacer") continue;
+      const has = Object.prototype.hasOwnProperty.call(answer.values || {}, id);
+      const value = has ? answer.values[id] : null;
+      if (entry.computed) { this.writeControl(entry, value); continue; }
+      if ((this.editSeq[id] || 0) > seq) continue; // typed since this request went out
+      const focused = entry.controls.includes(active);
+      if (focused && !forced.has(id)) continue;
+      // formd's canonical value (defaults, updates and clears included) becomes the entered one.
+      if (has) this.values[id] = value;
+      else delete this.values[id];
+      this.writeControl(entry, has ? value : null);
+    }
+    for (const [id, st] of Object.entries(answer.sections || {})) {
+      const s = this.sections.get(id);
+      if (s) s.hidden = !st.visible;
+    }
+    this.showErrors(answer.errors);
+    if (answer.form && this.form.getAttribute("lang") !== this.client.locale) {
+      if (this.client.locale) this.form.setAttribute("lang", this.client.locale);
+    }
+    this.form.removeAttribute("data-loading");
+    this.form.removeAttribute("aria-busy");
+    this.form.dispatchEvent(new CustomEvent("formd:state", { bubbles: true, detail: { answer } }));
+    if (this.options.onState) this.options.onState(answer);
+  }
+
+  /** An instance the user added or removed after request `seq` went out: its answer is older. */
+  localSince(instanceId, seq) {
+    return (this.instanceSeq[instanceId] || 0) > seq;
+  }
+
+  showErrors(errors) {
+    for (const t of this.errorTargets) {
+      t.textContent = "";
+      const entry = this.fields.get(t.dataset.errorFor);
+      if (entry) for (const c of entry.controls) {
+        c.removeAttribute("aria-invalid");
+        if (entry.infoId) c.setAttribute("aria-describedby", entry.infoId); else c.removeAttribute("aria-describedby");
+      }
+      t.closest("[data-field], [data-section]")?.removeAttribute("data-invalid");
+    }
+    this.errorTargets.clear();
+    this.formErrors.textContent = "";
+    const byTarget = new Map();
+    for (const e of errors || []) {
+      const id = e.field ?? e.section ?? null;
+      const target = id === null ? this.formErrors : this.form.querySelector(`[data-error-for="${CSS.escape(id)}"]`) || this.formErrors;
+      if (!byTarget.has(target)) byTarget.set(target, []);
+      byTarget.get(target).push(e.message || e.code);
+    }
+    for (const [target, messages] of byTarget) {
+      target.textContent = messages.join(" ");
+      if (target === this.formErrors) continue;
+      this.errorTargets.add(target);
+      target.closest("[data-field], [data-section]")?.setAttribute("data-invalid", "");
+      const entry = this.fields.get(target.dataset.errorFor);
+      if (entry) for (const c of entry.controls) {
+        c.setAttribute("aria-invalid", "true");
+        c.setAttribute("aria-describedby", [target.id, entry.infoId].filter(Boolean).join(" "));
+      }
+    }
+    this.lastErrors = errors || [];
+  }
+
+  showStatus(valid) {
+    if (valid === null) {
+      this.status.textContent = "";
+      this.statusText.textContent = "";
+      delete this.form.dataset.status;
+      return;
+    }
+    this.status.textContent = valid ? "valid" : "invalid";
+    this.statusText.textContent = valid ? this.t.validLabel : this.t.invalidLabel;
+    this.form.dataset.status = valid ? "valid" : "invalid";
+  }
+
+  /** Sends validate with the current values; shows the errors inline or the normalised values. */
+  async submit() {
+    while (this.inFlight || this.pending.length) await (this.inFlight || this.flush());
+    let verdict;
+    try {
+      verdict = await this.session.validate(this.submission());
+    } catch (e) {
+      this.failed(e, []);
+      return null;
+    }
+    if (!verdict) return null;
+    this.banner.hidden = true;
+    this.submitted = !verdict.valid;
+    this.showErrors(verdict.errors);
+    this.showStatus(verdict.valid);
+    this.valuesOut.hidden = !verdict.valid;
+    this.valuesOut.textContent = verdict.valid ? JSON.stringify(verdict.values, null, 2) : "";
+    if (!verdict.valid) {
+      const first = this.form.querySelector("[data-invalid] input, [data-invalid] select, [data-invalid] textarea");
+      if (first) first.focus();
+    }
+    this.form.dispatchEvent(new CustomEvent("formd:submit", { bubbles: true, detail: { answer: verdict } }));
+    if (this.options.onSubmit) this.options.onSubmit(verdict);
+    return verdict;
+  }
+}
+
+// One line of HTML embeds a form: <div data-formd-form="signup" data-formd-locale="nb"></div>
+// next to <script type="module" src="https://formd.example/client/formd.js"></script>.
+if (typeof document !== "undefined") {
+  const auto = () => {
+    for (const e of document.querySelectorAll("[data-formd-form]:not([data-formd-rendered])")) {
+      e.setAttribute("data-formd-rendered", "");
+      render(e, e.getAttribute("data-formd-form"), { locale: e.getAttribute("data-formd-locale") || null }).catch((error) => {
+        e.textContent = `formd: ${error.message}`;
+        e.setAttribute("data-formd-failed", "");
+      });
+    }
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", auto);
+  else auto();
+}
