@@ -216,6 +216,7 @@ export async function render(element, formId, options = {}) {
   const client = options.client || new FormdClient({ server: options.server, locale: options.locale, fetch: options.fetch });
   if (options.locale) client.locale = options.locale;
   const view = new FormView(element, client, formId, options);
+  element.formdView = view; // the handle for embedders and tests
   await view.start();
   return view;
 }
@@ -279,7 +280,6 @@ export class FormView {
     this.banner = el("div", { className: "formd-banner", "data-form-message": true, role: "alert", hidden: true });
     this.formErrors = el("div", { className: "formd-error formd-form-errors", "data-form-errors": true, role: "alert" });
     form.append(this.banner, this.formErrors);
-    let submitButton = null;
     for (const group of groups) {
       if (!group || typeof group !== "object") continue;
       const fs = el("fieldset", { className: "formd-group", "data-group": group.id });
@@ -298,7 +298,6 @@ export class FormView {
             const w = this.buildField(f, f && f.id, false);
             if (!w) continue;
             grid.append(w);
-            if (!submitButton && w.dataset.submit !== undefined) submitButton = w;
           }
           sec.append(grid);
         }
@@ -309,11 +308,10 @@ export class FormView {
     this.status = el("output", { className: "formd-status", "data-form-status": true, "aria-live": "polite" });
     this.statusText = el("span", { className: "formd-status-text", "aria-live": "polite" });
     const bar = el("div", { className: "formd-submit" });
-    if (!submitButton) {
-      this.submitButton = el("button", { type: "submit", className: "formd-button formd-primary", text: this.t.submit });
-      bar.append(this.submitButton);
-    }
-    bar.append(this.status, this.statusText);
+    // The form's own submit buttons (button fields without targets) may be hidden with their
+    // section; this one is shown whenever none of them is.
+    this.submitButton = el("button", { type: "submit", className: "formd-button formd-primary", text: this.t.submit, "data-formd-submit": true });
+    bar.append(this.submitButton, this.status, this.statusText);
     this.valuesOut = el("pre", { className: "formd-values", "data-form-values": true, hidden: true });
     form.append(bar, this.valuesOut);
     form.addEventListener("input", (e) => this.onInput(e));
@@ -713,6 +711,7 @@ export class FormView {
       const s = this.sections.get(id);
       if (s) s.hidden = !st.visible;
     }
+    this.submitButton.hidden = [...this.form.querySelectorAll("[data-field][data-submit]")].some((w) => !w.closest("[hidden]"));
     this.showErrors(answer.errors);
     if (answer.form && this.form.getAttribute("lang") !== this.client.locale) {
       if (this.client.locale) this.form.setAttribute("lang", this.client.locale);

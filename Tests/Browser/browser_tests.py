@@ -1,0 +1,609 @@
+#!/usr/bin/env python3
+"""formd.js and the page at / in a real browser: Debian's headless Chromium driven by selenium.
+
+Starts the real binary on --port 0 (waiting for its listening line) with the bundled forms, and a
+second HTTP server on loopback for the cross-origin cases: the same port is the allowed origin as
+http://localhost:Q and a disallowed one as http://127.0.0.1:Q.
+
+The oracle is formd itself: after each interaction the test posts the renderer's own submission to
+/evaluate and checks that the DOM shows exactly that answer (visibility of every field and
+section, every value, the errors). So a renderer that hides the wrong thing fails here.
+
+    Tests/Browser/browser_tests.py [--bin .build/release/formd] [--shots DIR] [--only NAME]
+
+test_visibility_mutant_is_caught serves a formd.js whose visibility handling is broken and
+requires the oracle to notice.
+"""
+import argparse
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "signup"]
+
+
+# ---- processes ------------------------------------------------------------------------------
+
+class Formd:
+    def __init__(self, binary, env):
+        e = dict(os.environ, **env)
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--port", "0", "--forms", os.path.join(ROOT, "Forms")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=e, text=True)
+        deadline = time.time() + 30
+        for line in self.proc.stdout:
+            m = re.search(r"listening on (http://[0-9.]+:(\d+))", line)
+            if m:
+                self.base, self.port = m.group(1) + "/", int(m.group(2))
+                break
+            if time.time() > deadline:
+                raise RuntimeError("formd did not start")
+        else:
+            raise RuntimeError("formd exited before listening")
+        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+
+    def post(self, path, body, origin=None):
+        req = urllib.request.Request(self.base + path.lstrip("/"), data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        try:
+            with urllib.request.urlopen(req) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+class Origin:
+    """A static server for the embedding pages (and, with --mutant, a mutated formd.js)."""
+
+    def __init__(self, files):
+        self.files = files
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = outer.files.get(self.path.split("?")[0])
+                if body is None:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                ctype = "text/javascript" if self.path.endswith(".js") else "text/css" if self.path.endswith(".css") else "text/html"
+                self.send_header("Content-Type", ctype + "; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *a):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def browser():
+    o = Options()
+    o.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--window-size=1400,1000", "--disable-extensions", "--no-first-run"]:
+        o.add_argument(a)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=o)
+
+
+# ---- helpers --------------------------------------------------------------------------------
+
+IDLE_JS = """
+const host = document.querySelector(arguments[0]);
+const v = host && host.formdView;
+return !!(v && v.form && !v.inFlight && v.pending.length === 0 && !v.form.hasAttribute('data-loading'));
+"""
+
+
+class Page:
+    def __init__(self, d, formd, host="[data-page-form]"):
+        self.d, self.formd, self.host = d, formd, host
+
+    def idle(self, timeout=10):
+        # Two consecutive idle readings: a change handler may queue work right after an answer.
+        end = time.time() + timeout
+        streak = 0
+        while time.time() < end:
+            streak = streak + 1 if self.d.execute_script(IDLE_JS, self.host) else 0
+            if streak >= 2:
+                return
+            time.sleep(0.02)
+        raise AssertionError("the form did not settle")
+
+    def js(self, script, *args):
+        return self.d.execute_script(f"const v = document.querySelector({json.dumps(self.host)}).formdView;\n" + script, *args)
+
+    def field(self, fid):
+        return self.d.find_element(By.CSS_SELECTOR, f'{self.host} [data-field="{fid}"]')
+
+    def control(self, fid):
+        return self.field(fid).find_element(By.CSS_SELECTOR, "input:not([type=hidden]), select, textarea")
+
+    def type(self, fid, text, clear=True):
+        c = self.control(fid)
+        if clear:
+            c.send_keys(Keys.CONTROL, "a")
+            c.send_keys(Keys.DELETE)
+        c.send_keys(text)
+        self.idle()
+
+    def pick(self, fid, option_text):
+        Select(self.control(fid)).select_by_visible_text(option_text)
+        self.idle()
+
+    def radio(self, fid, label):
+        for lab in self.field(fid).find_elements(By.CSS_SELECTOR, "label"):
+            if lab.text == label:
+                lab.click()
+                self.idle()
+                return
+        raise AssertionError(f"{fid}: no option {label}")
+
+    def visible(self, fid):
+        return self.field(fid).is_displayed()
+
+    def value(self, fid):
+        return self.control(fid).get_attribute("value")
+
+    def error(self, fid):
+        return self.d.find_element(By.CSS_SELECTOR, f'{self.host} [data-error-for="{fid}"]').get_attribute("textContent")
+
+    def form_id(self):
+        return self.js("return v.formId;")
+
+    def oracle(self):
+        """formd's answer for exactly what the renderer would send now."""
+        values = self.js("return v.submission();")
+        locale = self.js("return v.client.locale || 'en';")
+        status, answer = self.formd.post(f"forms/{self.form_id()}/evaluate?locale={locale}", {"values": values, "changed": []})
+        assert status == 200, (status, answer)
+        return answer
+
+    def check_matches_formd(self):
+        """Every field and section shown or hidden as formd says, every shown value as formd has it."""
+        self.idle()
+        answer = self.oracle()
+        dom = self.js("""
+const out = {fields: {}, sections: {}};
+for (const w of v.form.querySelectorAll('[data-field]')) {
+  const c = w.querySelector('input:not([type=hidden]), select, textarea');
+  let value = null;
+  if (c && c.type === 'checkbox') value = c.checked;
+  else if (c && c.type === 'radio') { const on = w.querySelector('input[type=radio]:checked'); value = on ? on.value : ''; }
+  else if (c && c.tagName === 'SELECT') value = c.selectedOptions[0] ? c.selectedOptions[0].value : '';
+  else if (c) value = c.value;
+  const hiddenUp = !!w.closest('[hidden]');
+  out.fields[w.dataset.field] = {hidden: w.hidden, shown: !hiddenUp, value, kind: w.dataset.kind, focused: c === document.activeElement};
+}
+for (const s of v.form.querySelectorAll('[data-section]')) out.sections[s.dataset.section] = {hidden: s.hidden};
+return out;""")
+        problems = []
+        for fid, st in answer["fields"].items():
+            f = dom["fields"].get(fid)
+            if f is None:
+                problems.append(f"{fid}: not rendered")
+                continue
+            if f["shown"] != st["visible"]:
+                problems.append(f"{fid}: shown={f['shown']} but formd says visible={st['visible']}")
+            if not st["visible"] or f["kind"] in ("button", "spacer") or f["focused"]:
+                continue
+            want = answer["values"].get(fid)
+            if not same_display(f, want):
+                problems.append(f"{fid}: shows {f['value']!r}, formd has {want!r}")
+        for sid, st in answer["sections"].items():
+            s = dom["sections"].get(sid)
+            if s is None:
+                problems.append(f"section {sid}: not rendered")
+            elif s["hidden"] == st["visible"]:
+                problems.append(f"section {sid}: hidden={s['hidden']} but formd says visible={st['visible']}")
+        for fid in dom["fields"]:
+            if fid not in answer["fields"]:
+                problems.append(f"{fid}: rendered, but formd has no such field now")
+        assert not problems, "the DOM does not show formd's answer:\n  " + "\n  ".join(problems)
+        return answer
+
+
+def js_number(x):
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, float):
+        return str(int(x)) if x.is_integer() else repr(x)
+    return str(x)
+
+
+def same_display(f, want):
+    kind, got = f["kind"], f["value"]
+    if kind == "switch":
+        return got == (want is True)
+    if want is None:
+        return got in ("", None)
+    if kind == "date_time":
+        return bool(got)  # shown in the browser's local time; the post copy is checked elsewhere
+    return got == (want if isinstance(want, str) else js_number(want))
+
+
+def console_errors(d):
+    return [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+
+
+# ---- tests ----------------------------------------------------------------------------------
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.origin_files = {}
+        self.origin = Origin(self.origin_files)
+        allowed = f"http://localhost:{self.origin.port}"
+        self.formd = Formd(args.bin, {"FORMD_CORS_ALLOWED_ORIGINS": allowed, "FORMD_LOG_LEVEL": "warning"})
+        self.d = browser()
+        self.d.set_script_timeout(20)
+        os.makedirs(args.shots, exist_ok=True)
+        self.embed_page(self.formd.base + "client/formd.js")
+
+    def embed_page(self, module_url):
+        # The README's three lines, as an embedder on another origin writes them.
+        self.origin_files["/embed.html"] = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>embedded</title>
+<link rel="stylesheet" href="{self.formd.base}client/formd.css"></head><body>
+<div id="signup" data-formd-form="signup"></div>
+<script type="module" src="{module_url}"></script>
+</body></html>""".encode()
+
+    def open(self, form, locale="en"):
+        self.d.get(f"{self.formd.base}?form={form}&locale={locale}")
+        p = Page(self.d, self.formd)
+        WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "[data-page-form]"))
+        assert p.form_id() == form
+        p.idle()
+        return p
+
+    def close(self):
+        self.d.quit()
+        self.formd.stop()
+        self.origin.server.shutdown()
+
+    # -- every bundled form
+
+    def test_every_form_renders_as_formd_says(self):
+        for form in FORMS:
+            p = self.open(form)
+            p.check_matches_formd()
+            labels = self.d.execute_script("""
+const missing = [];
+for (const c of document.querySelectorAll('[data-page-form] input:not([type=hidden]), [data-page-form] select, [data-page-form] textarea')) {
+  if (!c.labels || c.labels.length === 0) missing.push(c.name || c.id);
+  if (!c.name && c.type !== 'datetime-local') missing.push('no name: ' + c.id);
+}
+return missing;""")
+            assert labels == [], f"{form}: controls without a label or name: {labels}"
+            self.d.save_screenshot(os.path.join(self.args.shots, f"{form}.png"))
+            errs = console_errors(self.d)
+            assert errs == [], f"{form}: console errors (CSP violations included): {errs}"
+
+    def test_employment_options_formulas_and_visibility(self):
+        p = self.open("employment")
+        assert p.visible("bonus") and not p.visible("end_date")
+        p.pick("employment_type", "Contractor")
+        assert not p.visible("bonus") and p.visible("end_date")
+        p.check_matches_formd()
+        p.pick("employment_type", "Permanent")
+        assert p.visible("bonus") and not p.visible("end_date")
+        total_before = p.value("total")
+        p.type("bonus", "50000")
+        assert p.value("total") != total_before, "the total formula did not update"
+        answer = p.check_matches_formd()
+        assert p.value("total") == js_number(answer["values"]["total"])
+        assert p.value("monthly_salary") == js_number(answer["values"]["monthly_salary"])
+        p.type("pension_percent", "9")
+        assert p.error("pension_percent"), "a max_value error is shown while typing"
+        c = p.control("pension_percent")
+        assert c.get_attribute("aria-invalid") == "true"
+        described = c.get_attribute("aria-describedby").split()
+        err_id = self.d.find_element(By.CSS_SELECTOR, '[data-error-for="pension_percent"]').get_attribute("id")
+        assert err_id in described, (described, err_id)
+        p.type("pension_percent", "5")
+        assert p.error("pension_percent") == "" and c.get_attribute("aria-invalid") is None
+        p.check_matches_formd()
+
+    def test_expenses_instances_come_and_go(self):
+        p = self.open("expenses")
+        assert "1" in p.error("items"), "min_instances error before any instance"
+        add = self.d.find_element(By.CSS_SELECTOR, '[data-add-instance="items"]')
+        add.click()
+        p.idle()
+        assert self.d.find_elements(By.CSS_SELECTOR, '[data-section="items[1]"]'), "instance 1 exists"
+        assert self.d.switch_to.active_element.get_attribute("name") == "items[1].description", "focus moves into the new instance"
+        assert p.error("items") == ""
+        p.type("items[1].description", "Taxi to the airport")
+        p.type("items[1].unit_price", "250,5")
+        assert p.value("items[1].amount") == "250.5", p.value("items[1].amount")
+        assert p.value("total") == "250.5"
+        add.click()
+        p.idle()
+        p.type("items[2].unit_price", "100")
+        p.type("items[2].quantity", "2")
+        assert p.value("total") == "450.5", p.value("total")
+        assert p.value("item_count") == "2"
+        assert not p.visible("items[2].justification")
+        p.pick("items[2].category", "Other")
+        assert p.visible("items[2].justification"), "option target shows the instance's field"
+        p.check_matches_formd()
+        self.d.save_screenshot(os.path.join(self.args.shots, "expenses-with-instances.png"))
+        self.d.find_element(By.CSS_SELECTOR, '[data-remove-instance="items[1]"]').click()
+        p.idle()
+        assert not self.d.find_elements(By.CSS_SELECTOR, '[data-section="items[1]"]')
+        assert p.value("total") == "200" and p.value("item_count") == "1"
+        assert self.d.switch_to.active_element.get_attribute("data-add-instance") == "items"
+        p.check_matches_formd()
+        # Past max_instances (10) formd evaluates no more: the extra instance goes, the error shows.
+        for _ in range(10):
+            add.click()
+            p.idle()
+        shown = self.d.find_elements(By.CSS_SELECTOR, '[data-section^="items["]')
+        assert len(shown) == 10, len(shown)
+        assert "10" in p.error("items"), p.error("items")
+        p.check_matches_formd()
+
+    def test_signup_submit_invalid_then_fixed_and_native_post(self):
+        p = self.open("signup")
+        assert not p.visible("newsletter_topic")
+        p.control("newsletter").click()
+        p.idle()
+        assert p.visible("newsletter_topic") and p.visible("newsletter_frequency")
+        p.control("newsletter").click()
+        p.idle()
+        assert not p.visible("newsletter_topic")
+        p.type("username", "Bad Name")
+        assert p.error("username"), "format error while typing"
+        submit = self.d.find_element(By.CSS_SELECTOR, '[data-field="create_account"] button')
+        assert submit.get_attribute("type") == "submit"
+        submit.click()
+        WebDriverWait(self.d, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-form-status]").text == "invalid")
+        assert "required" in p.error("email").lower(), p.error("email")
+        assert p.error("terms"), "the switch's required error shows after submit"
+        assert self.d.switch_to.active_element.get_attribute("name") == "email", "focus goes to the first invalid field"
+        p.type("email", "ola@example.com")
+        assert p.error("email") == "", "fixed error goes away"
+        assert p.error("password"), "after a failed submit, untouched fields keep their errors"
+        p.type("username", "ola_n")
+        p.type("password", "hemmelig1")
+        p.type("password_confirmation", "hemmelig1")
+        p.control("terms").click()
+        p.idle()
+        submit.click()
+        WebDriverWait(self.d, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-form-status]").text == "valid")
+        shown = json.loads(self.d.find_element(By.CSS_SELECTOR, "[data-form-values]").text)
+        assert shown["username"] == "ola_n" and shown["terms"] is True, shown
+        # The same <form>, posted natively as urlencoded, is a valid submission.
+        body = self.d.execute_script("return new URLSearchParams(new FormData(document.querySelector('[data-page-form] form'))).toString();")
+        req = urllib.request.Request(self.formd.base + "forms/signup/validate", data=body.encode(),
+                                     headers={"Content-Type": "application/x-www-form-urlencoded"}, method="POST")
+        with urllib.request.urlopen(req) as r:
+            verdict = json.loads(r.read())
+        assert r.status == 200 and verdict["valid"], (body, verdict)
+
+    def test_customer_segment_update_target_and_sections(self):
+        p = self.open("customer-no")
+        assert not self.d.find_element(By.CSS_SELECTOR, '[data-section="bedrift"]').is_displayed()
+        p.radio("customer_type", "Bedrift")
+        assert self.d.find_element(By.CSS_SELECTOR, '[data-section="bedrift"]').is_displayed()
+        assert Select(p.control("invoice_by")).first_selected_option.get_attribute("value") == "ehf", "update target applied"
+        p.type("first_name", "Kari")
+        p.type("last_name", "Nordmann")
+        assert p.value("full_name") == "Kari Nordmann"
+        p.check_matches_formd()
+        p.radio("customer_type", "Privatperson")
+        assert not self.d.find_element(By.CSS_SELECTOR, '[data-section="bedrift"]').is_displayed()
+        assert Select(p.control("invoice_by")).first_selected_option.get_attribute("value") == "efaktura"
+        p.check_matches_formd()
+
+    def test_feedback_locale_switch_and_enable_disable(self):
+        p = self.open("feedback-i18n")
+        p.type("rating", "2")
+        assert p.visible("what_went_wrong")
+        p.control("anonymous").click()
+        p.idle()
+        assert not self.d.find_element(By.CSS_SELECTOR, '[data-section="contact-details"]').is_displayed()
+        assert p.control("contact_me").get_attribute("disabled") is not None, "disable target"
+        p.check_matches_formd()
+        p.type("rating", "")
+        submits = lambda: [b for b in self.d.find_elements(By.CSS_SELECTOR, "[data-page-form] button[type=submit]") if b.is_displayed()]
+        assert len(submits()) == 1 and submits()[0].text == "Submit", "the form's own button is hidden: the renderer's shows"
+        submits()[0].click()
+        WebDriverWait(self.d, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-form-status]").text == "invalid")
+        assert p.error("rating") == "Please rate your visit from 1 to 5.", p.error("rating")
+        Select(self.d.find_element(By.CSS_SELECTOR, "[data-page-locale]")).select_by_value("nb")
+        WebDriverWait(self.d, 5).until(lambda d: p.error("rating") == "Gi besøket en karakter fra 1 til 5.")
+        assert "locale=nb" in self.d.current_url
+        assert [b.text for b in submits()] == ["Send"], "the renderer's own words follow the locale"
+        p.control("anonymous").click()
+        p.idle()
+        assert [b.text for b in submits()] == ["Send feedback"], "with its section shown, the form's own button submits"
+        # A link opens the same form in the same locale.
+        self.d.get(self.d.find_element(By.ID, "form-link").get_attribute("href"))
+        p2 = Page(self.d, self.formd)
+        WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "[data-page-form]"))
+        assert p2.form_id() == "feedback-i18n" and p2.js("return v.client.locale;") == "nb"
+
+    def test_typing_fast_never_leaves_a_stale_answer(self):
+        p = self.open("customer-no")
+        c = p.control("first_name")
+        c.send_keys("Abcdefghijklmnopqrstuvwxyz" * 2)  # 52 keystrokes, no waiting
+        p.idle()
+        assert p.value("full_name").startswith("Abcdefghijklmnopqrstuvwxyz" * 2)
+        p.check_matches_formd()
+        # A network that answers out of order: random delays on every request of a second form.
+        self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+const host = document.createElement('div'); host.id = 'slow'; document.body.append(host);
+import('/client/formd.js').then(async (m) => {
+  const slow = (url, init) => new Promise((r) => setTimeout(r, 5 + Math.random() * 120)).then(() => fetch(url, init));
+  await m.render(host, 'customer-no', {fetch: slow});
+  done();
+});""")
+        slow = Page(self.d, self.formd, "#slow")
+        slow.idle()
+        ctl = slow.control("first_name")
+        for ch in "Ola Nordmann":
+            ctl.send_keys(ch)
+        slow.type("last_name", "Hansen", clear=False)
+        slow.idle()
+        assert slow.value("full_name") == "Ola Nordmann Hansen", slow.value("full_name")
+        slow.check_matches_formd()
+
+    def test_answers_out_of_order_never_replace_a_newer_state(self):
+        self.open("signup")
+        r = self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+import('/client/formd.js').then(async (m) => {
+  let n = 0;
+  const fake = (url, init) => {
+    const i = ++n, body = JSON.parse(init.body);
+    return new Promise((res) => setTimeout(() => res(new Response(JSON.stringify({form: 'x', values: body.values}),
+      {status: 200, headers: {'Content-Type': 'application/json'}})), i === 1 ? 200 : 10));
+  };
+  const s = new m.FormSession(new m.FormdClient({fetch: fake}), 'x');
+  const [first, second] = await Promise.all([s.evaluate({v: 1}), s.evaluate({v: 2})]);
+  done({first, second: second && second.values, state: s.state.values});
+});""")
+        assert r["first"] is None and r["second"] == {"v": 2} and r["state"] == {"v": 2}, r
+
+    def test_problem_answers_are_typed_errors(self):
+        self.open("signup")
+        r = self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+import('/client/formd.js').then(async (m) => {
+  const c = new m.FormdClient();
+  const out = {};
+  try { await c.evaluate('no-such-form', {}); } catch (e) { out.notFound = [e instanceof m.FormdError, e.status, e.slug, e.isNotFound, e.detail]; }
+  try { await c.evaluate('signup', {}, ['nope']); } catch (e) { out.bad = [e.status, e.slug]; }
+  try { await c.evaluate('signup', {}, [], {version: '"stale"'}); } catch (e) { out.pre = [e.status, e.slug, e.isPreconditionFailed]; }
+  const a = await c.definition('signup'); const b = await c.definition('signup');
+  out.cached = a === b && !!a.version;
+  const dead = new m.FormdClient({server: 'http://127.0.0.1:9/'});
+  try { await dead.listForms(); } catch (e) { out.network = [e.status, e.slug, e.isNetwork]; }
+  done(out);
+});""")
+        assert r["notFound"] == [True, 404, "not-found", True, 'no form "no-such-form"'], r
+        assert r["bad"] == [400, "bad-request"], r
+        assert r["pre"] == [412, "precondition-failed", True], r
+        assert r["cached"] is True, r
+        assert r["network"] == [0, "network", True], r
+
+    def test_keyboard_alone(self):
+        p = self.open("signup")
+        body = self.d.find_element(By.TAG_NAME, "body")
+        body.click()
+        # Tab from the form's first control and collect the order.
+        p.control("email").click()
+        seen = []
+        for _ in range(30):
+            a = self.d.switch_to.active_element
+            seen.append(a.get_attribute("name") or a.get_attribute("type"))
+            if a.get_attribute("type") == "submit":
+                break
+            a.send_keys(Keys.TAB)
+        for name in ["email", "username", "full_name", "password", "password_confirmation", "terms", "newsletter"]:
+            assert name in seen, (name, seen)
+        assert seen[-1] == "submit", seen
+        # Space toggles a switch, Enter in a text field submits.
+        p.control("newsletter").send_keys(Keys.SPACE)
+        p.idle()
+        assert p.visible("newsletter_topic")
+        p.control("username").send_keys("ola", Keys.ENTER)
+        WebDriverWait(self.d, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-form-status]").text == "invalid")
+
+    def test_other_origins_allowed_and_refused(self):
+        allowed = f"http://localhost:{self.origin.port}/embed.html"
+        self.d.get(allowed)
+        WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "#signup"))
+        p = Page(self.d, self.formd, "#signup")
+        p.type("username", "Bad Name")
+        assert p.error("username"), "the embedded form is live"
+        p.check_matches_formd()
+        refused = f"http://127.0.0.1:{self.origin.port}/embed.html"
+        self.d.get(refused)
+        time.sleep(0.3)  # nothing to wait for: the refusal is the absence of an answer
+        r = self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+fetch(arguments[0] + 'forms/signup/evaluate', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'})
+  .then((r) => done('answered ' + r.status), (e) => done('refused: ' + e.name));""", self.formd.base)
+        assert r.startswith("refused"), r
+        assert not self.d.find_elements(By.CSS_SELECTOR, "#signup form"), "the module itself is refused"
+        assert any("CORS" in m or "Access-Control" in m for m in console_errors(self.d))
+
+    def test_visibility_mutant_is_caught(self):
+        """The renderer with its visibility handling broken: the oracle must notice."""
+        source = urllib.request.urlopen(self.formd.base + "client/formd.js").read().decode()
+        mutant = source.replace("entry.wrapper.hidden = !st.visible;", "entry.wrapper.hidden = false;")
+        assert mutant != source, "the mutation point moved: update this test"
+        self.origin_files["/mutant/formd.js"] = mutant.replace(
+            'new URL("../", import.meta.url).href', json.dumps(self.formd.base)).encode()
+        self.origin_files["/mutant.html"] = self.origin_files["/embed.html"].replace(
+            (self.formd.base + "client/formd.js").encode(), b"/mutant/formd.js")
+        self.d.get(f"http://localhost:{self.origin.port}/mutant.html")
+        WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "#signup"))
+        p = Page(self.d, self.formd, "#signup")
+        try:
+            p.check_matches_formd()
+        except AssertionError as e:
+            assert "newsletter_topic" in str(e), str(e)
+            return
+        raise AssertionError("a renderer that never hides a field passed the visibility check")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build/release/formd"))
+    ap.add_argument("--shots", default=os.path.join(ROOT, ".build/browser-screenshots"))
+    ap.add_argument("--only")
+    args = ap.parse_args()
+    suite = Suite(args)
+    names = [n for n in dir(suite) if n.startswith("test_") and (not args.only or args.only in n)]
+    failed = 0
+    try:
+        for name in names:
+            t = time.time()
+            try:
+                getattr(suite, name)()
+                print(f"ok   {name} ({time.time() - t:.1f}s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {name} ({time.time() - t:.1f}s)")
+                traceback.print_exc()
+                suite.d.save_screenshot(os.path.join(args.shots, f"FAIL-{name}.png"))
+    finally:
+        suite.close()
+    print(f"{len(names) - failed} passed, {failed} failed (screenshots in {args.shots})")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
