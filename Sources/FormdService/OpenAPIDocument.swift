@@ -111,6 +111,29 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/": {
+          "get": {
+            "operationId": "formPage",
+            "summary": "The form page: pick a form, use it live (ui.enabled; ?form=<id>&locale=<tag> opens one)",
+            "responses": {
+              "200": {"description": "The page", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Security-Policy": {"schema": {"type": "string"}}}, "content": {"text/html": {"schema": {"type": "string"}}}},
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
+        "/client/{file}": {
+          "parameters": [{"name": "file", "in": "path", "required": true, "schema": {"type": "string", "enum": ["formd.js", "formd.css", "page.js", "page.css"]}}],
+          "get": {
+            "operationId": "webClient",
+            "summary": "The browser client (formd.js, an ES module, and its style sheet) and the page's own files",
+            "responses": {
+              "200": {"description": "The file", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"text/javascript": {"schema": {"type": "string"}}, "text/css": {"schema": {"type": "string"}}}},
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/Problem"}
+            }
+          }
+        },
         "/healthz": {
           "get": {
             "operationId": "health",

@@ -28,6 +28,12 @@ struct ServeCommand: ParsableCommand {
     var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key (server.tls.key).")
     var tlsKey: String?
+    @Option(name: .customLong("cors-allowed-origins"), help: "Comma-separated origins whose pages may call formd, or * (cors.allowed_origins).")
+    var corsAllowedOrigins: String?
+    @Flag(name: .customLong("no-ui"), help: "Do not serve the form page at / (ui.enabled false).")
+    var noUI = false
+    @Option(name: .customLong("set"), help: ArgumentHelp("Any setting, as KEY=VALUE (repeatable), e.g. --set limits.max_instances=50.", valueName: "key=value"))
+    var settings: [String] = []
 
     func run() throws {
         var flags: [String: String] = [:]
@@ -36,6 +42,15 @@ struct ServeCommand: ParsableCommand {
         flags["server.port"] = port.map(String.init)
         flags["server.tls.cert"] = tlsCert
         flags["server.tls.key"] = tlsKey
+        flags["cors.allowed_origins"] = corsAllowedOrigins
+        if noUI { flags["ui.enabled"] = "false" }
+        for setting in settings {
+            guard let eq = setting.firstIndex(of: "="), eq != setting.startIndex else {
+                printError("formd: --set expects KEY=VALUE, got \"\(setting)\"")
+                throw ExitCode(2)
+            }
+            flags[String(setting[..<eq])] = String(setting[setting.index(after: eq)...])
+        }
         let configuration: ServiceConfiguration
         do {
             configuration = try ServiceConfiguration.resolve(

@@ -271,6 +271,7 @@ struct EndpointTests {
             "/forms": ["get"], "/forms/{id}": ["get"], "/forms/{id}/validate": ["post"], "/forms/{id}/evaluate": ["post"],
             "/healthz": ["get"], "/readyz": ["get"], "/metrics": ["get"], "/openapi.json": ["get"],
             "/forms/{id}/schema": ["get"], "/schemas/form-definition.json": ["get"],
+            "/": ["get"], "/client/{file}": ["get"],
             // One validate operation per served form, with that form's submission schema.
             "/forms/contact/validate": ["post"], "/forms/trailing/validate": ["post"], "/forms/wide/validate": ["post"],
         ]
