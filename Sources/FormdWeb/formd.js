@@ -263,6 +263,7 @@ export class FormView {
   /** Stops listening and empties the element. */
   destroy() {
     clearTimeout(this.timer);
+    clearTimeout(this.retry);
     this.element.replaceChildren();
   }
 
@@ -361,7 +362,7 @@ export class FormView {
       remove.dataset.generated = "";
       grid.append(el("div", { className: "formd-field formd-remove-field" }, remove));
     }
-    remove.setAttribute("aria-label", `${remove.textContent} ${FormView.instanceId(d.template.title || sectionId, n)} ${n}`.trim());
+    remove.setAttribute("aria-label", `${remove.textContent} ${d.section.title || sectionId} ${n}`);
     box.append(grid);
     // Instances by index, as formd orders them.
     const after = [...d.instances.entries()].filter(([k]) => k > n).sort((a, b) => a[0] - b[0])[0];
@@ -536,6 +537,7 @@ export class FormView {
   // ---- events --------------------------------------------------------------------------------
 
   onInput(e) {
+    this.offline = false; // a new edit is sent at once, even after a failure
     const key = e.target && e.target.dataset ? e.target.dataset.key : null;
     const entry = key && this.fields.get(key);
     if (!entry || entry.computed) return;
@@ -555,7 +557,7 @@ export class FormView {
     const key = e.target && e.target.dataset ? e.target.dataset.key : null;
     const entry = key && this.fields.get(key);
     const state = this.session.state;
-    if (!entry || !state || this.pending.length || this.inFlight || this.editSeq[key] >= this.session.applied) return;
+    if (!entry || !state || this.pending.length || this.inFlight || (this.editSeq[key] || 0) > this.session.applied) return;
     if (state.fields && state.fields[key] && state.fields[key].visible) this.writeControl(entry, state.values[key]);
   }
 
@@ -599,7 +601,7 @@ export class FormView {
     this.pending = [];
     this.inFlight = this.refresh(changed).finally(() => {
       this.inFlight = null;
-      if (this.pending.length) this.flush();
+      if (this.pending.length && !this.offline) this.flush();
     });
     return this.inFlight;
   }
@@ -634,6 +636,7 @@ export class FormView {
       return;
     }
     if (!answer) return;
+    this.offline = false;
     this.banner.hidden = true;
     this.apply(answer, seq);
     if (this.submitted) {
@@ -655,7 +658,18 @@ export class FormView {
       this.values = values;
       return this.refresh(changed);
     }
-    this.pending = [...changed.filter((c) => !this.pending.includes(c)), ...this.pending];
+    if (error instanceof FormdError && (error.isNetwork || error.isOverloaded)) {
+      // Keep the edits and try again later (as Retry-After says, else in two seconds), not in a
+      // loop; a new edit sends at once. Other problems are not retried: the banner says why.
+      this.pending = [...changed.filter((c) => !this.pending.includes(c)), ...this.pending];
+      this.offline = true;
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => {
+        if (this.inFlight) return;
+        if (this.pending.length) this.flush();
+        else this.inFlight = this.refresh([]).finally(() => { this.inFlight = null; });
+      }, 1000 * (error.retryAfter || 2));
+    }
     this.banner.textContent = error instanceof FormdError && error.isNetwork ? this.t.unreachable : String(error.message || error);
     this.banner.hidden = false;
     this.form.dispatchEvent(new CustomEvent("formd:error", { bubbles: true, detail: { error } }));
@@ -774,7 +788,8 @@ export class FormView {
 
   /** Sends validate with the current values; shows the errors inline or the normalised values. */
   async submit() {
-    while (this.inFlight || this.pending.length) await (this.inFlight || this.flush());
+    // Let the edits in flight land first (a bounded wait: while formd is unreachable they stay queued).
+    for (let i = 0; i < 3 && (this.inFlight || this.pending.length); i++) await (this.inFlight || this.flush());
     let verdict;
     try {
       verdict = await this.session.validate(this.submission());

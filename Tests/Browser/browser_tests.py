@@ -19,6 +19,7 @@ import http.server
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -517,6 +518,30 @@ import('/client/formd.js').then(async (m) => {
         assert r["cached"] is True, r
         assert r["network"] == [0, "network", True], r
 
+    def test_unreachable_formd_keeps_edits_and_recovers(self):
+        self.open("signup")
+        self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+const host = document.createElement('div'); host.id = 'flaky'; document.body.append(host);
+window.__down = false;
+import('/client/formd.js').then(async (m) => {
+  const flaky = (url, init) => window.__down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init);
+  await m.render(host, 'signup', {fetch: flaky});
+  done();
+});""")
+        p = Page(self.d, self.formd, "#flaky")
+        p.idle()
+        self.d.execute_script("window.__down = true;")
+        p.control("newsletter").click()
+        banner = self.d.find_element(By.CSS_SELECTOR, "#flaky [data-form-message]")
+        WebDriverWait(self.d, 5).until(lambda d: banner.is_displayed())
+        assert "cannot be reached" in banner.text, banner.text
+        assert not p.visible("newsletter_topic"), "nothing is shown that formd did not answer"
+        self.d.execute_script("window.__down = false;")
+        WebDriverWait(self.d, 6).until(lambda d: p.visible("newsletter_topic"))
+        assert not banner.is_displayed()
+        p.check_matches_formd()
+
     def test_keyboard_alone(self):
         p = self.open("signup")
         body = self.d.find_element(By.TAG_NAME, "body")
@@ -588,13 +613,21 @@ def main():
     suite = Suite(args)
     names = [n for n in dir(suite) if n.startswith("test_") and (not args.only or args.only in n)]
     failed = 0
+
+    def too_long(*_):
+        raise TimeoutError("the test took over 90 s (a page busy in a loop blocks every driver call)")
+
+    signal.signal(signal.SIGALRM, too_long)
     try:
         for name in names:
             t = time.time()
             try:
+                signal.alarm(90)
                 getattr(suite, name)()
+                signal.alarm(0)
                 print(f"ok   {name} ({time.time() - t:.1f}s)")
             except Exception:
+                signal.alarm(0)
                 failed += 1
                 print(f"FAIL {name} ({time.time() - t:.1f}s)")
                 traceback.print_exc()
