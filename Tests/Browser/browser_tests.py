@@ -308,6 +308,76 @@ return missing;""")
             errs = console_errors(self.d)
             assert errs == [], f"{form}: console errors (CSP violations included): {errs}"
 
+    # Values that make each bundled form valid, entered through its controls; "+items" adds an instance.
+    FIXES = {
+        "customer-no": [("first_name", "Kari"), ("last_name", "Nordmann"), ("social_security_number", "150765 00565"),
+                        ("email", "kari@example.no"), ("phone_number", "987 65 432"), ("address", "Storgata 1"),
+                        ("postal_code", "0450")],
+        "employment": [("first_name", "Ola"), ("last_name", "Nordmann"), ("start_date", "2024-01-01")],
+        "expenses": [("employee_name", "Kari Nordmann"), ("report_date", "2026-11-20"), ("+items", None),
+                     ("items[1].description", "Taxi"), ("items[1].date", "2026-11-19"), ("items[1].unit_price", "250")],
+        "feedback-i18n": [("visited_at", "2026-11-20T10:30:00"), ("rating", "4")],
+        "signup": [("email", "ola@example.com"), ("username", "ola_n"), ("password", "hemmelig1"),
+                   ("password_confirmation", "hemmelig1"), ("terms", True)],
+    }
+
+    def fill(self, p, fid, value):
+        if fid.startswith("+"):
+            self.d.find_element(By.CSS_SELECTOR, f'[data-page-form] [data-add-instance="{fid[1:]}"]').click()
+            p.idle()
+            return
+        c = p.control(fid)
+        if value is True:
+            c.click()
+            p.idle()
+        elif c.get_attribute("type") in ("date", "time", "datetime-local"):
+            # Date pickers take typed digits in the browser's locale order; set the value as a picker does.
+            self.d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", c, value)
+            p.idle()
+        else:
+            p.type(fid, value)
+
+    def submit_and_wait(self, p, status):
+        buttons = [b for b in self.d.find_elements(By.CSS_SELECTOR, "[data-page-form] button[type=submit]") if b.is_displayed()]
+        assert len(buttons) == 1, f"one visible submit button, not {len(buttons)}"
+        buttons[0].click()
+        WebDriverWait(self.d, 5).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-page-form] [data-form-status]").text == status)
+
+    def verdict(self, p, locale):
+        status, answer = self.formd.post(f"forms/{p.form_id()}/validate?locale={locale}", p.js("return v.submission();"))
+        assert status in (200, 422), (status, answer)
+        return answer
+
+    def errors_shown(self, p):
+        return self.d.execute_script("""
+const out = {};
+for (const e of document.querySelectorAll('[data-page-form] [data-error-for]')) if (e.textContent) out[e.dataset.errorFor] = e.textContent;
+const f = document.querySelector('[data-page-form] [data-form-errors]');
+if (f && f.textContent) out[''] = f.textContent;
+return out;""")
+
+    def test_every_form_submit_invalid_switch_locale_then_fix(self):
+        for form in FORMS:
+            p = self.open(form, "en")
+            self.submit_and_wait(p, "invalid")
+            for locale in ["en", "nb"]:
+                if locale == "nb":
+                    Select(self.d.find_element(By.CSS_SELECTOR, "[data-page-locale]")).select_by_value("nb")
+                    p.idle()
+                want = {}
+                for e in self.verdict(p, locale)["errors"]:
+                    key = e.get("field", e.get("section", ""))
+                    want[key] = (want[key] + " " if key in want else "") + e["message"]
+                WebDriverWait(self.d, 5).until(lambda d: self.errors_shown(p) == want)
+            for fid, value in self.FIXES[form]:
+                self.fill(p, fid, value)
+            self.submit_and_wait(p, "valid")
+            assert self.errors_shown(p) == {}, f"{form}: {self.errors_shown(p)}"
+            verdict = self.verdict(p, "nb")
+            assert verdict["valid"], f"{form}: {verdict['errors']}"
+            shown = json.loads(self.d.find_element(By.CSS_SELECTOR, "[data-page-form] [data-form-values]").text)
+            assert shown == verdict["values"], f"{form}: shows {shown}, formd normalised {verdict['values']}"
+
     def test_employment_options_formulas_and_visibility(self):
         p = self.open("employment")
         assert p.visible("bonus") and not p.visible("end_date")
