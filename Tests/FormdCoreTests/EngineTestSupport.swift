@@ -38,12 +38,15 @@ enum Engine {
         return try run(form, values, changed: changed, mode: mode, locale: locale, postalCodes: postalCodes)
     }
 
+    /// Runs one evaluation through the typed API (`Form.evaluate` / `Form.validate`).
     static func run(
         _ form: LoadedForm, _ values: String = "{}", changed: [String] = [], mode: Evaluation.Mode = .evaluate,
         locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil
     ) throws -> Response {
-        let bytes = try body(form, values, changed: changed, mode: mode, locale: locale, postalCodes: postalCodes)
-        return Response(root: try JSONParser.parse(bytes).root)
+        let typed = Form(loaded: form, options: EvaluationOptions(locale: locale, postalCodes: postalCodes))
+        let object = try FormValues(json: Array(values.utf8))
+        let state = mode == .validate ? typed.validate(object) : try typed.evaluate(object, changed: changed)
+        return Response(state: state, json: { try body(form, values, changed: changed, mode: mode, locale: locale, postalCodes: postalCodes) })
     }
 
     /// The raw response bytes.
@@ -74,52 +77,73 @@ enum Engine {
     static func json(_ text: String) -> JSONValue { try! JSONParser.parse(text).root }
 }
 
-/// A parsed validate or evaluate response.
+/// One typed state (`FormState`) with the accessors the engine suites read. `root` is the JSON
+/// answer the service would send, built only by the tests of the wire shape.
 struct Response {
-    let root: JSONValue
+    let state: FormState
+    let json: () throws -> [UInt8]
 
-    var values: JSONObject { root["values"]?.objectValue ?? JSONObject() }
+    var root: JSONValue { try! JSONParser.parse(try! json()).root }
+
+    var values: JSONObject { state.values }
     var valueKeys: [String] { values.members.map(\.key) }
-    func value(_ id: String) -> JSONValue? { values[id] }
+    func value(_ id: String) -> JSONValue? { state.value(id) }
     /// The value as compact JSON text (`nil` when absent), e.g. `"300"` for the number 300.
-    func text(_ id: String) -> String? { values[id]?.jsonText }
+    func text(_ id: String) -> String? { state.value(id)?.jsonText }
 
-    var errors: [JSONValue] { root["errors"]?.arrayValue ?? [] }
-    /// `field:code` (or `section:code`, or `:code` for form-level) per error, in order.
-    var errorList: [String] {
-        errors.map { e in
-            let subject = e["field"]?.stringValue ?? e["section"]?.stringValue ?? ""
-            return subject + ":" + (e["code"]?.stringValue ?? "?")
+    /// Each error as the object the wire carries (`field`/`section`, `code`, `message`, `params`).
+    var errors: [JSONValue] {
+        state.errors.map { e in
+            var o = JSONObject()
+            switch e.subject {
+            case .field(let id): o.append("field", .string(id))
+            case .section(let id): o.append("section", .string(id))
+            case .form: break
+            }
+            o.append("code", .string(e.code))
+            o.append("message", .string(e.message))
+            o.append("params", .object(JSONObject(e.params.map { JSONObject.Member(key: $0.key, value: $0.value) })))
+            return .object(o)
         }
     }
-    func codes(_ field: String) -> [String] {
-        errors.filter { $0["field"]?.stringValue == field }.compactMap { $0["code"]?.stringValue }
+    /// `field:code` (or `section:code`, or `:code` for form-level) per error, in order.
+    var errorList: [String] {
+        state.errors.map { e in
+            switch e.subject {
+            case .field(let id), .section(let id): id + ":" + e.code
+            case .form: ":" + e.code
+            }
+        }
     }
+    func codes(_ field: String) -> [String] { state.errors(for: field).map(\.code) }
     func error(_ field: String, _ code: String) -> JSONValue? {
-        errors.first { ($0["field"]?.stringValue ?? $0["section"]?.stringValue) == field && $0["code"]?.stringValue == code }
+        zip(state.errors, errors).first { pair in
+            switch pair.0.subject {
+            case .field(let id), .section(let id): id == field && pair.0.code == code
+            case .form: false
+            }
+        }?.1
     }
 
     /// `field:reason` per dropped key.
-    var dropped: [String] {
-        (root["dropped"]?.arrayValue ?? []).map { ($0["field"]?.stringValue ?? "") + ":" + ($0["reason"]?.stringValue ?? "") }
-    }
+    var dropped: [String] { state.dropped.map { $0.key + ":" + $0.reason.rawValue } }
     /// `id:type:action` (plus `=value`) per action.
     var actions: [String] {
-        (root["actions"]?.arrayValue ?? []).map { a in
-            var s = (a["id"]?.stringValue ?? "") + ":" + (a["type"]?.stringValue ?? "") + ":" + (a["action"]?.stringValue ?? "")
-            if let v = a["value"] { s += "=" + v.jsonText }
+        state.actions.map { a in
+            var s = a.id + ":" + a.type + ":" + a.action.rawValue
+            if let v = a.value { s += "=" + v.jsonText }
             return s
         }
     }
 
-    func visible(_ id: String) -> Bool? { root["fields"]?[id]?["visible"]?.boolValue }
-    func enabled(_ id: String) -> Bool? { root["fields"]?[id]?["enabled"]?.boolValue }
-    func required(_ id: String) -> Bool? { root["fields"]?[id]?["required"]?.boolValue }
-    func sectionVisible(_ id: String) -> Bool? { root["sections"]?[id]?["visible"]?.boolValue }
-    var fieldIDs: [String] { root["fields"]?.objectValue?.members.map(\.key) ?? [] }
-    var sectionIDs: [String] { root["sections"]?.objectValue?.members.map(\.key) ?? [] }
+    func visible(_ id: String) -> Bool? { state.field(id)?.isVisible }
+    func enabled(_ id: String) -> Bool? { state.field(id)?.isEnabled }
+    func required(_ id: String) -> Bool? { state.field(id)?.isRequired }
+    func sectionVisible(_ id: String) -> Bool? { state.section(id)?.isVisible }
+    var fieldIDs: [String] { state.fields.map(\.id) }
+    var sectionIDs: [String] { state.sections.map(\.id) }
 
-    var hidden: [String] { root["hidden"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-    var disabled: [String] { root["disabled"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-    var valid: Bool? { root["valid"]?.boolValue }
+    var hidden: [String] { state.hidden }
+    var disabled: [String] { state.disabled }
+    var valid: Bool? { state.isValid }
 }

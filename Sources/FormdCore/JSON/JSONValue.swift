@@ -38,11 +38,6 @@ public struct JSONObject: Sendable, Hashable {
     public var isEmpty: Bool { members.isEmpty }
     public var count: Int { members.count }
 
-    /// The value of the first member named `key` (linear: objects in definitions are small).
-    public subscript(key: String) -> JSONValue? {
-        for m in members where m.key == key { return m.value }
-        return nil
-    }
 
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key: key, value: value))

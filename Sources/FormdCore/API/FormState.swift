@@ -1,0 +1,148 @@
+/// What formd computed for one submission: the typed form of the server's validate and evaluate
+/// answers (field for field the same content).
+public struct FormState: Sendable, Equatable {
+    /// How the state was computed.
+    public enum Mode: Sendable, Equatable { case validate, evaluate }
+
+    /// One field's flags. `isRequired` is true when the field has `validations.required` and is visible.
+    public struct Field: Sendable, Equatable {
+        public let id: String
+        public let isVisible: Bool
+        public let isEnabled: Bool
+        public let isRequired: Bool
+    }
+
+    /// A section with an id (template instances included: `items[2]`).
+    public struct Section: Sendable, Equatable {
+        public let id: String
+        public let isVisible: Bool
+    }
+
+    /// A target that applied: value targets that ran, then the structural ones in force.
+    public struct Action: Sendable, Equatable {
+        public enum Kind: String, Sendable, Equatable { case show, hide, enable, disable, update, clear }
+        /// The field or section the target names.
+        public let id: String
+        /// `field` or `section`.
+        public let type: String
+        public let action: Kind
+        /// The value an `update` set (`null` when it cleared the field); nil for other actions.
+        public let value: FormValue?
+    }
+
+    /// An error: on a field, on a section (instance counts), or on the whole form (`unstable`).
+    public struct Error: Sendable, Equatable {
+        public enum Subject: Sendable, Equatable {
+            case field(String)
+            case section(String)
+            case form
+        }
+
+        public let subject: Subject
+        /// `required`, `min_length`, `max_value`, `format`, `compare`, `type`, ... (SEMANTICS §6).
+        public let code: String
+        /// The message in the requested locale, with the form's overrides applied.
+        public let message: String
+        /// `min`, `max`, `pattern`, `other`, ... in output order.
+        public let params: [(key: String, value: FormValue)]
+
+        /// The field's id, if the error is on a field.
+        public var field: String? { if case .field(let id) = subject { id } else { nil } }
+
+        public static func == (a: Error, b: Error) -> Bool {
+            a.subject == b.subject && a.code == b.code && a.message == b.message
+                && a.params.map(\.key) == b.params.map(\.key) && a.params.map(\.value) == b.params.map(\.value)
+        }
+    }
+
+    /// A submitted key whose value is not in ``values`` as sent, and why (SEMANTICS §8).
+    public struct Dropped: Sendable, Equatable {
+        public enum Reason: String, Sendable, Equatable {
+            case unknown, notInput = "not_input", hidden, computed, cleared, overLimit = "over_limit"
+        }
+
+        public let key: String
+        public let reason: Reason
+    }
+
+    public let mode: Mode
+    /// The form's id and its `version` (the definition's ETag).
+    public let form: String
+    public let version: String
+    /// The canonical values: defaults applied, formulas computed, hidden and unknown keys
+    /// removed, in definition order.
+    public let values: FormValues
+    /// Every field (buttons and spacers included, template instances after their section), in
+    /// definition order.
+    public let fields: [Field]
+    /// Every section with an id, in definition order.
+    public let sections: [Section]
+    /// The targets that applied (evaluate only; empty for validate).
+    public let actions: [Action]
+    public let errors: [Error]
+    public let dropped: [Dropped]
+
+    /// No errors: the submission is valid (what validate answers with 200).
+    public var isValid: Bool { errors.isEmpty }
+
+    /// The state of field `id`, if the form has it.
+    public func field(_ id: String) -> Field? { fields.first { $0.id == id } }
+    /// The state of section `id`, if the form has it.
+    public func section(_ id: String) -> Section? { sections.first { $0.id == id } }
+    /// The canonical value of field `id` (nil: no value, or not visible).
+    public func value(_ id: String) -> FormValue? { values[id] }
+    /// The errors of field `id`.
+    public func errors(for id: String) -> [Error] { errors.filter { $0.field == id } }
+
+    /// Ids of the fields that are not visible, in definition order (validate's `hidden`).
+    public var hidden: [String] { fields.filter { !$0.isVisible }.map(\.id) }
+    /// Ids of the disabled fields, in definition order (validate's `disabled`).
+    public var disabled: [String] { fields.filter { !$0.isEnabled }.map(\.id) }
+}
+
+extension FormState {
+    init(_ e: Evaluation, form: Form, mode: Mode) {
+        self.mode = mode
+        self.form = form.id
+        self.version = form.version
+        var values = FormValues()
+        var fields: [Field] = []
+        fields.reserveCapacity(e.layout.fields.count)
+        for s in e.layout.outputOrder {
+            let visible = e.isVisible(s)
+            let required = visible && e.plan.spec(e.layout.fields[s].spec).validations?.required == true
+            fields.append(Field(id: e.layout.ids[s], isVisible: visible, isEnabled: !e.disabled[s], isRequired: required))
+            guard visible else { continue }
+            // As the server writes them: the value as sent when the kind cannot hold it.
+            if e.origin[s] != .stored {
+                let m = Int(e.sentMember[s])
+                if m >= 0 { values.append(e.layout.ids[s], e.submission.members[m].value) }
+            } else if let v = e.stored[s] {
+                values.append(e.layout.ids[s], v)
+            }
+        }
+        self.values = values
+        self.fields = fields
+        var sections: [Section] = []
+        for o in e.layout.sectionOrder {
+            let ss = Int(o)
+            guard let id = e.layout.sections[ss].id else { continue }
+            sections.append(Section(id: id, isVisible: !e.sectionHidden[ss]))
+        }
+        self.sections = sections
+        self.actions = mode == .validate ? [] : (e.actions + e.structuralActions).map {
+            Action(id: $0.id, type: $0.type, action: Action.Kind(rawValue: $0.action.rawValue) ?? .show,
+                   value: $0.action == .update ? ($0.value ?? .null) : nil)
+        }
+        self.errors = e.errors.map { err in
+            let subject: Error.Subject
+            switch err.subject {
+            case .field(let id): subject = .field(id)
+            case .section(let id): subject = .section(id)
+            case .form: subject = .form
+            }
+            return Error(subject: subject, code: err.code.rawValue, message: err.message, params: err.params)
+        }
+        self.dropped = e.dropped.map { Dropped(key: $0.field, reason: Dropped.Reason(rawValue: $0.reason.rawValue) ?? .unknown) }
+    }
+}

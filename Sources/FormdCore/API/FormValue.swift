@@ -1,0 +1,154 @@
+import Foundation
+
+/// A value of a form: a JSON value that keeps numbers exactly as written (`4.0` stays `4.0`,
+/// `12345678901234567890.5` loses no digit) and objects in order. Build it from Swift literals
+/// (`"Ola"`, `42`, `2.5`, `true`, `[1, 2]`, `["a": 1]`, `.null`) or decode it from JSON.
+public typealias FormValue = JSONValue
+
+/// The values of a submission, keyed by field id, in order. A dictionary literal builds it:
+/// `["email": "ola@example.com", "items[1].amount": 12.5, "terms": true]`.
+public typealias FormValues = JSONObject
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(literal: String(value))) }
+    /// The shortest decimal text that reads back as the same `Double` (`2.5`, `0.1`).
+    public init(floatLiteral value: Double) { self = JSONValue(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
+
+    /// A number from a `Double`; a value JSON cannot hold (NaN, infinity) becomes `null`.
+    public init(_ value: Double) {
+        guard value.isFinite else { self = .null; return }
+        if value == value.rounded(), abs(value) < 1e15 {
+            self = .number(JSONNumber(literal: String(Int64(value))))
+        } else {
+            self = .number(JSONNumber(literal: "\(value)".replacingOccurrences(of: "e+", with: "e")))
+        }
+    }
+
+    /// Parses one JSON document (strict JSON, numbers kept exactly).
+    public init(json bytes: some Collection<UInt8>) throws(JSONParseError) {
+        self = try JSONParser.parse(Array(bytes), options: .submission).root
+    }
+
+    /// The number as a `Double` (which may round it), if this is a number.
+    public var doubleValue: Double? { if case .number(let n) = self { Double(n.text) } else { nil } }
+    /// The number as an `Int`, if this is a number that is a whole `Int`.
+    public var intValue: Int? {
+        guard case .number(let n) = self else { return nil }
+        if let i = Int(n.text) { return i }
+        guard let d = Double(n.text), d == d.rounded(), abs(d) < 9.2e18 else { return nil }
+        return Int(d)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements.map { Member(key: $0.0, value: $0.1) })
+    }
+
+    /// Parses a JSON object (strict JSON, numbers kept exactly); anything else is an error.
+    public init(json bytes: some Collection<UInt8>) throws(JSONParseError) {
+        guard case .object(let o) = try JSONValue(json: bytes) else {
+            throw JSONParseError(message: "expected a JSON object", line: 1, column: 1, offset: 0)
+        }
+        self = o
+    }
+
+    /// The value of the first member named `key`. Setting replaces it, or appends a member;
+    /// setting nil removes every member of that name.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for m in members where m.key == key { return m.value }
+            return nil
+        }
+        set {
+            guard let newValue else {
+                members.removeAll { $0.key == key }
+                return
+            }
+            if let i = members.firstIndex(where: { $0.key == key }) {
+                members[i].value = newValue
+            } else {
+                members.append(Member(key: key, value: newValue))
+            }
+        }
+    }
+
+    /// The member names, in order.
+    public var keys: [String] { members.map(\.key) }
+}
+
+extension JSONValue: Codable {
+    /// Decodes any JSON value. Through `JSONDecoder` numbers pass as `Double` (or `Int`) and
+    /// object members come in the decoder's order; ``JSONValue/init(json:)`` keeps both exactly.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? c.decode(Int64.self) {
+            self = .number(JSONNumber(literal: String(i)))
+        } else if let d = try? c.decode(Double.self) {
+            self = JSONValue(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            let keyed = try decoder.container(keyedBy: AnyKey.self)
+            var o = JSONObject()
+            for k in keyed.allKeys { o.append(k.stringValue, try keyed.decode(JSONValue.self, forKey: k)) }
+            self = .object(o)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer()
+            try c.encode(b)
+        case .number(let n):
+            var c = encoder.singleValueContainer()
+            if let i = Int64(n.text) { try c.encode(i) } else { try c.encode(Double(n.text) ?? 0) }
+        case .string(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .array(let a):
+            var c = encoder.unkeyedContainer()
+            for v in a { try c.encode(v) }
+        case .object(let o):
+            var c = encoder.container(keyedBy: AnyKey.self)
+            for m in o.members { try c.encode(m.value, forKey: AnyKey(m.key)) }
+        }
+    }
+}
+
+extension JSONObject: Codable {
+    public init(from decoder: any Decoder) throws {
+        guard case .object(let o) = try JSONValue(from: decoder) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an object"))
+        }
+        self = o
+    }
+
+    public func encode(to encoder: any Encoder) throws { try JSONValue.object(self).encode(to: encoder) }
+}
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
