@@ -5,6 +5,7 @@ import PackageDescription
 //   FormdCore (form model + rules engine, Foundation only, no I/O)
 //   FormdHTTP (HTTP/1.1 server on POSIX sockets + Dispatch; knows nothing about forms)
 //   FormdService (routes, config, registry, metrics) -> FormdCore, FormdHTTP, FormdWeb
+//   FormdClient (Swift client over URLSession, offline evaluation) -> FormdCore
 //   FormdWeb (the browser client's files: formd.js, its style sheet, the page at `/`)
 //   formd (executable) -> FormdService
 let package = Package(
@@ -12,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "FormdCore", targets: ["FormdCore"]),
+        .library(name: "FormdClient", targets: ["FormdClient"]),
         .executable(name: "formd", targets: ["formd"]),
     ],
     dependencies: [
@@ -26,6 +28,9 @@ let package = Package(
             // `format` regexes use the toolchain's ICU directly (see docs/REGEX.md).
             linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
+        // A Swift client of the server (Foundation's URLSession only), evaluating offline with FormdCore.
+        .target(name: "FormdClient", dependencies: ["FormdCore"]),
+        .executableTarget(name: "formd-client-example", dependencies: ["FormdClient"], path: "Examples/ClientExample"),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -69,7 +74,7 @@ let package = Package(
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore"]),
         .testTarget(name: "FormdHTTPTests", dependencies: ["FormdHTTP"]),
         // Depends on the executable so `swift test` builds `formd` first: these tests start the real binary.
-        .testTarget(name: "FormdServiceTests", dependencies: ["FormdService", "formd"]),
+        .testTarget(name: "FormdServiceTests", dependencies: ["FormdService", "FormdClient", "formd"]),
     ],
     swiftLanguageModes: [.v6]
 )
