@@ -9,6 +9,13 @@ public struct Problem: Sendable, Equatable, Decodable {
     public let status: Int
     public let detail: String
 
+    public init(type: String, title: String, status: Int, detail: String) {
+        self.type = type
+        self.title = title
+        self.status = status
+        self.detail = detail
+    }
+
     /// The last part of `type`: `not-found`, `precondition-failed`, `overloaded`, ...
     public var slug: String { type.split(separator: "/").last.map(String.init) ?? type }
 }
@@ -32,7 +39,8 @@ public enum FormdClientError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The answer was not what formd sends.
     case invalidAnswer(String)
 
-    init(status: Int, body: Data, retryAfter: String?) {
+    /// The error for an HTTP answer with `status` (not 2xx), its body and its `Retry-After`.
+    public init(status: Int, body: Data, retryAfter: String?) {
         let problem = try? JSONDecoder().decode(Problem.self, from: body)
         let fallback = Problem(type: "about:blank", title: "HTTP \(status)", status: status, detail: "")
         switch status {
