@@ -99,7 +99,7 @@ public final class FormdClient: Sendable {
     /// `POST /forms/{id}/validate`. Offline (see ``offline``): validated on the device.
     public func validate(_ id: String, _ values: FormValues) async throws(FormdClientError) -> Result {
         do throws(FormdClientError) {
-            let (data, _) = try await send(post: "forms/\(Self.escape(id))/validate", body: JSONWriter.encode(.object(values)), accept422: true)
+            let (data, _) = try await send(post: "forms/\(Self.escape(id))/validate", body: FormValue.object(values).jsonBytes, accept422: true)
             return Result(state: try Self.state(data), source: .server)
         } catch {
             guard offline, error.isUnreachable, let form = await cache.entry(id)?.form else { throw error }
@@ -113,7 +113,7 @@ public final class FormdClient: Sendable {
         body.append("values", .object(values))
         body.append("changed", .array(changed.map { .string($0) }))
         do throws(FormdClientError) {
-            let (data, _) = try await send(post: "forms/\(Self.escape(id))/evaluate", body: JSONWriter.encode(.object(body)))
+            let (data, _) = try await send(post: "forms/\(Self.escape(id))/evaluate", body: FormValue.object(body).jsonBytes)
             return Result(state: try Self.state(data), source: .server)
         } catch {
             guard offline, error.isUnreachable, let form = await cache.entry(id)?.form else { throw error }

@@ -1,4 +1,4 @@
-import FormdCore
+@_spi(Engine) import FormdCore
 import Foundation
 import Logging
 
@@ -7,7 +7,7 @@ import Logging
 public final class FormRegistry: @unchecked Sendable {
     /// One consistent set of forms, with the `GET /forms` body precomputed.
     public final class Snapshot: Sendable {
-        public let forms: [String: LoadedForm]
+        @_spi(Engine) public let forms: [String: LoadedForm]
         public let listBody: [UInt8]
 
         init(forms: [String: LoadedForm]) {
@@ -81,7 +81,7 @@ public final class FormRegistry: @unchecked Sendable {
         return current
     }
 
-    public func form(_ id: String) -> LoadedForm? { snapshot.forms[id] }
+    @_spi(Engine) public func form(_ id: String) -> LoadedForm? { snapshot.forms[id] }
 
     /// Loads every `<id>.json` of the folder (not sub-folders); broken files are logged and
     /// skipped, the rest served. Returns the number of forms loaded.

@@ -1,4 +1,4 @@
-import FormdCore
+@_spi(Engine) import FormdCore
 import FormdHTTP
 import Foundation
 

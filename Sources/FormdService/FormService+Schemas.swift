@@ -1,4 +1,4 @@
-import FormdCore
+@_spi(Engine) import FormdCore
 import FormdHTTP
 
 /// `GET /schemas/form-definition.json` and `GET /forms/{id}/schema` (API.md §3, §4).

@@ -1,4 +1,4 @@
-import FormdCore
+@_spi(Engine) import FormdCore
 import Foundation
 import Logging
 

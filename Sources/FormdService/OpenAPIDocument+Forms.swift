@@ -1,4 +1,4 @@
-import FormdCore
+@_spi(Engine) import FormdCore
 
 /// One `POST /forms/<id>/validate` operation per loaded form, whose request body is that form's
 /// submission schema (`Submission-<id>` in `components.schemas`), so that generators such as

@@ -1,4 +1,4 @@
-import FormdCore
+@_spi(Engine) import FormdCore
 import Foundation
 
 /// Every setting of API.md, resolved from (highest first) the command line, `FORMD_*` environment

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FormdCore
+@_spi(Engine) import FormdCore
 import Foundation
 
 struct FormOptions: ParsableArguments {

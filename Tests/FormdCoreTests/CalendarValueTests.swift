@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FormdCore
+@_spi(Engine) @testable import FormdCore
 
 @Suite struct CalendarValueTests {
     @Test(arguments: [

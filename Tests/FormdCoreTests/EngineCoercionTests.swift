@@ -1,5 +1,5 @@
 import Testing
-@testable import FormdCore
+@_spi(Engine) @testable import FormdCore
 
 /// SEMANTICS §2: field kinds and canonical values.
 @Suite struct EngineCoercionTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import FormdCore
+@_spi(Engine) @testable import FormdCore
 
 /// SEMANTICS §5.1: conditions, observed through a conditional `hide` target.
 @Suite struct EngineConditionTests {

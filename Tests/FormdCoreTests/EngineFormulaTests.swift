@@ -1,5 +1,5 @@
 import Testing
-@testable import FormdCore
+@_spi(Engine) @testable import FormdCore
 
 /// SEMANTICS §4: formulas.
 @Suite struct EngineFormulaTests {

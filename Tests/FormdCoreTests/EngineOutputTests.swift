@@ -1,5 +1,5 @@
 import Testing
-@testable import FormdCore
+@_spi(Engine) @testable import FormdCore
 
 /// SEMANTICS §8 (output normalisation) and the §-0 principle: same input, same bytes.
 @Suite struct EngineOutputTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import FormdCore
+@_spi(Engine) @testable import FormdCore
 
 private func parseError(
     _ text: String, _ options: JSONParser.Options = .init()

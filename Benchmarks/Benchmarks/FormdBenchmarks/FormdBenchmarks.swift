@@ -6,7 +6,7 @@
 // Workloads are built once, outside the measured region (globals are initialised in `setup`).
 import Benchmark
 import FormdBenchSupport
-import FormdCore
+@_spi(Engine) import FormdCore
 
 let employment = Workload.employment()
 let employmentInvalid = Workload.employmentInvalid()

@@ -1,4 +1,4 @@
-import FormdCore
+@_spi(Engine) import FormdCore
 
 #if canImport(Glibc)
 import Glibc

@@ -9,7 +9,7 @@
 // Scenarios: employment, employment-invalid, large, large-x10, large-e2e, large-x10-e2e, load, load-x10
 // (default: all).
 import FormdBenchSupport
-import FormdCore
+@_spi(Engine) import FormdCore
 
 #if canImport(Glibc)
 import Glibc

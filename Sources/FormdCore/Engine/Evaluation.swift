@@ -2,7 +2,7 @@
 ///
 /// Arrays are indexed by field slot (`Layout.fields`) or section slot (`Layout.sections`); the
 /// settle loop swaps whole flag arrays, so a round costs O(fields + targets).
-public struct Evaluation: Sendable {
+@_spi(Engine) public struct Evaluation: Sendable {
     public enum Mode: Sendable { case validate, evaluate }
 
     public enum DropReason: String, Sendable {

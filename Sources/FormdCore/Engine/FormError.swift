@@ -1,5 +1,5 @@
 /// One validation error of a state (SEMANTICS §6).
-public struct FormError: Sendable, Hashable {
+@_spi(Engine) public struct FormError: Sendable, Hashable {
     public enum Subject: Sendable, Hashable {
         case field(String)
         case section(String)

@@ -1,6 +1,6 @@
 /// A checked definition compiled for evaluation: ids resolved to indices, expressions parsed,
 /// patterns compiled and formula order fixed, once at load (SEMANTICS §1, §4).
-public final class FormPlan: Sendable {
+@_spi(Engine) public final class FormPlan: Sendable {
     public let definition: FormDefinition
     let fields: [FieldSpec]
     let sections: [SectionSpec]

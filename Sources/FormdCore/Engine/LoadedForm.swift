@@ -1,5 +1,5 @@
 /// A definition file that passed its checks: what the service serves and evaluates.
-public final class LoadedForm: Sendable {
+@_spi(Engine) public final class LoadedForm: Sendable {
     public let id: String
     /// Strong ETag of `servedBytes`, quoted: `"3f2a…"`.
     public let version: String
@@ -22,7 +22,7 @@ public final class LoadedForm: Sendable {
 }
 
 /// Reads, checks and compiles definition files (SEMANTICS §1).
-public enum FormLoader {
+@_spi(Engine) public enum FormLoader {
     public struct Result: Sendable {
         public let form: LoadedForm?
         /// Every problem, errors and warnings, in file order of discovery.
@@ -78,7 +78,7 @@ extension UInt8 {
 }
 
 /// Strong entity tags: two independent 64-bit FNV-1a hashes of the bytes, as 32 hex digits.
-public enum ETag {
+@_spi(Engine) public enum ETag {
     public static func strong(of bytes: [UInt8]) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325_cbf29ce4

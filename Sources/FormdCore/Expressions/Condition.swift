@@ -4,7 +4,7 @@ import Foundation
 /// value rules and `ExpressionParser` for the grammar and precedence.
 ///
 /// Same life cycle as `Formula`: parse, `substitutingIndex`, `bound`, `evaluate(in:)`.
-public struct Condition: Sendable {
+@_spi(Engine) public struct Condition: Sendable {
     public let source: String
     /// Distinct field ids the condition reads (`$` stripped), in order of first use.
     public private(set) var variables: [String]

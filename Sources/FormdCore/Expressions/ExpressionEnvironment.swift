@@ -5,7 +5,7 @@ import Foundation
 /// The engine passes `.missing` for fields that are absent, hidden or invalid, numbers for
 /// numeric kinds (switches as 1/0, selects in formulas as their option `value`), and strings
 /// for text. Strings that read as numbers (`FormNumber.parse`) count as numbers.
-public enum Operand: Sendable, Hashable {
+@_spi(Engine) public enum Operand: Sendable, Hashable {
     case missing
     case number(FormNumber)
     case string(String)
@@ -16,7 +16,7 @@ public enum Operand: Sendable, Hashable {
 /// once at load (`bound(variableSlots:aggregateSlots:)`); evaluation then only asks for slots.
 ///
 /// Evaluation is generic over the environment so that it specializes; make conformers structs.
-public protocol ExpressionEnvironment {
+@_spi(Engine) public protocol ExpressionEnvironment {
     /// The value of the scalar variable bound to `slot`.
     func operand(_ slot: Int) -> Operand
     /// Calls `body` with the value of the aggregated field in every existing instance,
@@ -36,7 +36,7 @@ extension ExpressionEnvironment {
 /// `T[*].attr` in an aggregate: the dynamic section (template) id and the attribute, e.g.
 /// `tickets[*].total` is template `tickets`, attribute `total`; instance fields are
 /// `tickets[n].total`, the template field is `tickets[:index].total`.
-public struct AggregateReference: Sendable, Hashable, CustomStringConvertible {
+@_spi(Engine) public struct AggregateReference: Sendable, Hashable, CustomStringConvertible {
     public let template: String
     public let attribute: String
 
@@ -53,6 +53,6 @@ public struct AggregateReference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The aggregate functions over `T[*].attr`.
-public enum AggregateFunction: String, Sendable, Hashable {
+@_spi(Engine) public enum AggregateFunction: String, Sendable, Hashable {
     case sum, count, avg, min, max
 }

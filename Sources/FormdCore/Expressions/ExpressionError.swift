@@ -2,7 +2,7 @@
 ///
 /// `column` is 1-based and counts characters (grapheme clusters) inside the expression text;
 /// the definition loader adds the file position of the JSON string.
-public struct ExpressionError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Engine) public struct ExpressionError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     public let column: Int
 

@@ -6,7 +6,7 @@ import Foundation
 /// template fields `substitutingIndex(n)` per instance; resolve `variables` and `aggregates`
 /// to slots once and call `bound(variableSlots:aggregateSlots:)`; then `evaluate(in:)` per
 /// request. Until bound, slot `i` is simply index `i` of `variables` / `aggregates`.
-public struct Formula: Sendable {
+@_spi(Engine) public struct Formula: Sendable {
     public let source: String
     /// Distinct field ids the formula reads, in order of first use, `$` stripped.
     public private(set) var variables: [String]

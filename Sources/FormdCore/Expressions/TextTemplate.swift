@@ -6,7 +6,7 @@ import Foundation
 /// candidate word; the engine decides which words are fields when binding. Words that are not
 /// fields stay literally (`"Mr first_name"` keeps `Mr `). A word that is not a field but is one
 /// once its trailing dots are dropped (`"Hello first."`) uses the field and keeps the dots.
-public struct TextTemplate: Sendable {
+@_spi(Engine) public struct TextTemplate: Sendable {
     public enum Segment: Sendable, Hashable {
         case literal(String)
         /// `name` is the candidate field id; `text` the word as written (with its `$`).
@@ -95,7 +95,7 @@ public struct TextTemplate: Sendable {
 }
 
 /// A text template with its fields resolved to slots.
-public struct BoundTextTemplate: Sendable {
+@_spi(Engine) public struct BoundTextTemplate: Sendable {
     public enum Part: Sendable, Hashable {
         case literal(String)
         case slot(Int)

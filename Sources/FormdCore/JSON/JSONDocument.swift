@@ -1,5 +1,5 @@
 /// A position in JSON source text.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+@_spi(Engine) public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// 1-based line; lines end at `\n` (a `\r` before it is an ordinary column).
     public let line: Int
     /// 1-based column, counted in Unicode scalars from the start of the line.
@@ -23,7 +23,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 /// array element is `parent[3]` (`[3]` at the root), e.g. `groups[1].fields[3].formula`.
 /// Keys are used verbatim, so keys containing `.`, `[` or `]` can make two paths equal; the
 /// later value's location then wins. Build paths with `memberPath`/`elementPath`.
-public struct JSONDocument: Sendable {
+@_spi(Engine) public struct JSONDocument: Sendable {
     public var root: JSONValue
 
     /// Byte offsets (ascending) of the trailing commas accepted under

@@ -9,7 +9,7 @@
 /// Duplicate keys are compared with Swift `String` equality, i.e. canonically equivalent
 /// keys ("é" precomposed vs. "e" + U+0301) count as duplicates: `JSONObject` lookup uses
 /// the same equality, so such a pair would otherwise silently shadow one another.
-public enum JSONParser {
+@_spi(Engine) public enum JSONParser {
     public struct Options: Sendable, Hashable {
         /// Accept one trailing comma before `]` or `}` (form definitions only); the
         /// removed commas' offsets are in `JSONDocument.trailingCommaOffsets`.

@@ -13,7 +13,7 @@
 /// rest as lowercase `\u00XX`). Everything else, non-ASCII included, is written as UTF-8.
 /// U+2028/U+2029 are not escaped: the output is JSON, and since ES2019 they are legal in
 /// JavaScript string literals too.
-public struct JSONWriter: Sendable {
+@_spi(Engine) public struct JSONWriter: Sendable {
     public var bytes: [UInt8]
     /// True after a complete value/member: the next value, key or container needs a comma.
     var needsComma = false

@@ -9,7 +9,7 @@
 ///
 /// Overrides are `MessageTable`s compiled when the form is loaded; resolution is a handful of
 /// array lookups and rendering is appends.
-public struct MessageCatalog: Sendable {
+@_spi(Engine) public struct MessageCatalog: Sendable {
     public let table: MessageTable
 
     /// The catalogue formd ships: `en`, `nb`, `es`, every code.

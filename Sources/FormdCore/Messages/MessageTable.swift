@@ -2,7 +2,7 @@
 ///
 /// Used for the built-in catalogue and for the overrides of a form (`messages`) and of a field
 /// (`validations.messages`), which are compiled from their JSON once, when the form is loaded.
-public struct MessageTable: Sendable, Hashable {
+@_spi(Engine) public struct MessageTable: Sendable, Hashable {
     private var slots: [MessageTemplate?]
 
     /// An empty table.
@@ -28,7 +28,7 @@ public struct MessageTable: Sendable, Hashable {
 
 /// A problem found while compiling message overrides. `path` is relative to the `messages`
 /// object it was found in (e.g. `["min_length", "fr"]`). The loader decides whether it warns.
-public struct MessageDiagnostic: Sendable, Hashable, CustomStringConvertible {
+@_spi(Engine) public struct MessageDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public var path: [String]
     public var message: String
 

@@ -7,7 +7,7 @@
 /// locale being rendered (`>` → "greater than", "større enn", "mayor que"), so that `compare`
 /// messages read naturally. A placeholder with no value, and any brace that is not part of a
 /// placeholder, are kept literally (a typo in an override stays visible instead of vanishing).
-public struct MessageTemplate: Sendable, Hashable {
+@_spi(Engine) public struct MessageTemplate: Sendable, Hashable {
     public enum Segment: Sendable, Hashable {
         case literal(String)
         case label

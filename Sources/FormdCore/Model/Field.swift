@@ -1,6 +1,6 @@
 /// A field (SEMANTICS §1, §2). Visual keys are not modelled one by one: they stay in `raw`, and the
 /// definition is served from the file's own bytes.
-public struct Field: Sendable, Hashable {
+@_spi(Engine) public struct Field: Sendable, Hashable {
     public var id: String
     public var type: String?
     public var kind: FieldKind

@@ -1,5 +1,5 @@
 /// What a field's `type` means for values (SEMANTICS §2). Unknown types are `custom`.
-public enum FieldKind: Sendable, Hashable {
+@_spi(Engine) public enum FieldKind: Sendable, Hashable {
     case text, name, email, password
     case number, count, float
     case `switch`

@@ -1,5 +1,5 @@
 /// One entry of a select/segment field's `values` (SEMANTICS §2).
-public struct FieldOption: Sendable, Hashable {
+@_spi(Engine) public struct FieldOption: Sendable, Hashable {
     /// A JSON scalar (string, number or boolean); `nil` when absent: such an option never matches.
     public var id: JSONValue?
     public var title: String?

@@ -1,5 +1,5 @@
 /// A whole form definition as read from its file (both shapes of SEMANTICS §1).
-public struct FormDefinition: Sendable, Hashable {
+@_spi(Engine) public struct FormDefinition: Sendable, Hashable {
     public var title: String?
     public var groups: [Group]
     public var templates: [SectionTemplate]

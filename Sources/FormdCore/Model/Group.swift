@@ -1,5 +1,5 @@
 /// A group (SEMANTICS §1): a titled list of sections. Groups are never hidden.
-public struct Group: Sendable, Hashable {
+@_spi(Engine) public struct Group: Sendable, Hashable {
     public var id: String?
     public var title: String?
     public var sections: [Section]

@@ -1,5 +1,5 @@
 /// A section (SEMANTICS §1). A dynamic section repeats its template's fields per instance (SEMANTICS §7).
-public struct Section: Sendable, Hashable {
+@_spi(Engine) public struct Section: Sendable, Hashable {
     public var id: String?
     public var fields: [Field]
     public var isDynamic: Bool

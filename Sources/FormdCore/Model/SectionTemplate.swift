@@ -1,6 +1,6 @@
 /// A `templates.sections[]` entry: the fields a dynamic section with the same id repeats.
 /// Field ids, formulas, conditions, target ids and `compare_to` use `:index` for the instance number.
-public struct SectionTemplate: Sendable, Hashable {
+@_spi(Engine) public struct SectionTemplate: Sendable, Hashable {
     public var id: String
     public var fields: [Field]
     public var raw: JSONObject

@@ -1,5 +1,5 @@
 /// A show/hide/enable/disable/update/clear instruction (SEMANTICS §5.2).
-public struct Target: Sendable, Hashable {
+@_spi(Engine) public struct Target: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case field, section
         /// Any other `type`: show/hide do nothing; the others treat it as a field target, as in the original library.

@@ -1,5 +1,5 @@
 /// A field's `validations` object (SEMANTICS §6), with formd's `messages` overrides (SEMANTICS §9).
-public struct Validations: Sendable, Hashable {
+@_spi(Engine) public struct Validations: Sendable, Hashable {
     public enum CompareRule: String, Sendable, Hashable, CaseIterable {
         case greater = ">", greaterOrEqual = ">=", less = "<", lessOrEqual = "<=", equal = "=="
     }

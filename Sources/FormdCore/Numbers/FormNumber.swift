@@ -8,7 +8,7 @@
 /// Values are kept normalised (no trailing zeros in the significand; zero is `+0 × 10^0`), so
 /// equal numbers have equal fields. The range is magnitudes below 1e165 with steps down to
 /// 1e-128; an arithmetic result outside it is no value.
-public struct FormNumber: Sendable, Hashable {
+@_spi(Engine) public struct FormNumber: Sendable, Hashable {
     // The significand's halves: two UInt64 keep the struct 8-byte aligned (24 bytes, not 32).
     let low: UInt64
     let high: UInt64

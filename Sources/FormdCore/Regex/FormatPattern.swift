@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Compile once at load time; `evaluate` / `matches` are safe to call
 /// concurrently from any number of threads.
-public final class FormatPattern: Sendable {
+@_spi(Engine) public final class FormatPattern: Sendable {
     /// Result of one check.
     public enum Outcome: Sendable, Hashable {
         case match

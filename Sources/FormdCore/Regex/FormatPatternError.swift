@@ -1,5 +1,5 @@
 /// A `format` pattern that does not compile: a load-time error of the form definition.
-public struct FormatPatternError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Engine) public struct FormatPatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Human-readable reason, e.g. "unbalanced parenthesis".
     public let message: String
     /// 0-based position in the pattern, counted in Unicode scalars (characters

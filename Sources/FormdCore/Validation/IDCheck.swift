@@ -1,6 +1,6 @@
 /// The Norwegian checks chosen by a field id's last `.`-part (SEMANTICS §6): run only when the
 /// field has a value.
-public enum IDCheck: Sendable, Hashable, CaseIterable {
+@_spi(Engine) public enum IDCheck: Sendable, Hashable, CaseIterable {
     case ssn
     case bankAccount
     case postalCode

@@ -4,7 +4,7 @@
 ///
 /// (Named `InputFormatter` rather than `Formatter`, which is a Foundation class.) Only U+0020
 /// spaces are removed, as the original does; `float`'s `,` is handled by its coercion instead.
-public enum InputFormatter: String, Sendable, Hashable, CaseIterable {
+@_spi(Engine) public enum InputFormatter: String, Sendable, Hashable, CaseIterable {
     case phoneNumber = "phone_number"
     case socialSecurityNumber = "social_security_number"
     case bankAccountNumber = "bank_account_number"

@@ -5,7 +5,7 @@
 /// Deviation: the original counts non-digit characters as 0; formd requires 11 ASCII digits, so
 /// `1507650056x` is invalid. Spaces must already be removed (the `social_security_number`
 /// formatter does that, SEMANTICS §2).
-public enum NorwegianSSN {
+@_spi(Engine) public enum NorwegianSSN {
     public static func isValid(_ value: String) -> Bool {
         guard value.utf8.count == 11 else { return false }
         var sum1 = 0, sum2 = 0, d10 = 0, d11 = 0

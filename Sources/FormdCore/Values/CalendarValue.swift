@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Anything else is nil: the engine reports a `type` error. See `CalendarParser` for the input
 /// grammar.
-public struct CalendarValue: Sendable, Hashable, Comparable, CustomStringConvertible {
+@_spi(Engine) public struct CalendarValue: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let kind: CalendarKind
     /// `date` and `date_time` (UTC); 0 for `time`.
     public let year: Int, month: Int, day: Int
