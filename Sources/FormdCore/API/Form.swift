@@ -86,6 +86,7 @@ public struct Form: Sendable {
 
 /// A definition that cannot be used: every problem, with line and column.
 public struct FormDefinitionError: Error, Sendable, CustomStringConvertible {
+    /// The id the definition was loaded as.
     public let id: String
     /// The file it was read from, if any.
     public let file: String?
@@ -103,6 +104,7 @@ public enum FormRequestError: Error, Sendable, Equatable, CustomStringConvertibl
     /// `changed` names an id that is neither a field nor a dynamic section of the form.
     case unknownChangedID(String)
 
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .unknownChangedID(let id): "changed names \"\(id)\", which is not a field or dynamic section of the form"

@@ -167,6 +167,7 @@ extension FormState {
 
 /// An answer that is not one formd gives.
 public struct FormAnswerError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the answer.
     public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -6,25 +6,33 @@ public struct FormState: Sendable, Equatable {
 
     /// One field's flags. `isRequired` is true when the field has `validations.required` and is visible.
     public struct Field: Sendable, Equatable {
+        /// The field id (`items[2].price` for a template instance field).
         public let id: String
+        /// Neither the field nor its section is hidden.
         public let isVisible: Bool
+        /// Not disabled (disabled fields are still validated and returned).
         public let isEnabled: Bool
+        /// `validations.required` is set and the field is visible.
         public let isRequired: Bool
     }
 
     /// A section with an id (template instances included: `items[2]`).
     public struct Section: Sendable, Equatable {
+        /// The section id.
         public let id: String
+        /// Not hidden by a target.
         public let isVisible: Bool
     }
 
     /// A target that applied: value targets that ran, then the structural ones in force.
     public struct Action: Sendable, Equatable {
+        /// The target's `action`.
         public enum Kind: String, Sendable, Equatable { case show, hide, enable, disable, update, clear }
         /// The field or section the target names.
         public let id: String
         /// `field` or `section`.
         public let type: String
+        /// What the target does.
         public let action: Kind
         /// The value an `update` set (`null` when it cleared the field); nil for other actions.
         public let value: FormValue?
@@ -32,12 +40,14 @@ public struct FormState: Sendable, Equatable {
 
     /// An error: on a field, on a section (instance counts), or on the whole form (`unstable`).
     public struct Error: Sendable, Equatable {
+        /// What the error is about.
         public enum Subject: Sendable, Equatable {
             case field(String)
             case section(String)
             case form
         }
 
+        /// The field, section or form the error is about.
         public let subject: Subject
         /// `required`, `min_length`, `max_value`, `format`, `compare`, `type`, ... (SEMANTICS §6).
         public let code: String
@@ -49,6 +59,7 @@ public struct FormState: Sendable, Equatable {
         /// The field's id, if the error is on a field.
         public var field: String? { if case .field(let id) = subject { id } else { nil } }
 
+        /// Equal when subject, code, message and params (in order) are.
         public static func == (a: Error, b: Error) -> Bool {
             a.subject == b.subject && a.code == b.code && a.message == b.message
                 && a.params.map(\.key) == b.params.map(\.key) && a.params.map(\.value) == b.params.map(\.value)
@@ -57,17 +68,22 @@ public struct FormState: Sendable, Equatable {
 
     /// A submitted key whose value is not in ``values`` as sent, and why (SEMANTICS §8).
     public struct Dropped: Sendable, Equatable {
+        /// SEMANTICS §8: `unknown`, `not_input`, `hidden`, `computed`, `cleared`, `over_limit`.
         public enum Reason: String, Sendable, Equatable {
             case unknown, notInput = "not_input", hidden, computed, cleared, overLimit = "over_limit"
         }
 
+        /// The submitted key.
         public let key: String
+        /// The first reason that applies.
         public let reason: Reason
     }
 
+    /// Whether this answers a validate or an evaluate.
     public let mode: Mode
     /// The form's id and its `version` (the definition's ETag).
     public let form: String
+    /// The definition's strong ETag, quoted.
     public let version: String
     /// The canonical values: defaults applied, formulas computed, hidden and unknown keys
     /// removed, in definition order.
@@ -79,7 +95,9 @@ public struct FormState: Sendable, Equatable {
     public let sections: [Section]
     /// The targets that applied (evaluate only; empty for validate).
     public let actions: [Action]
+    /// Every error, in the order formd reports them (SEMANTICS §6).
     public let errors: [Error]
+    /// Submitted keys not returned as sent (SEMANTICS §8).
     public let dropped: [Dropped]
 
     /// No errors: the submission is valid (what validate answers with 200).

@@ -12,12 +12,17 @@ public typealias FormValues = JSONObject
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `"text"`.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `42`.
     public init(integerLiteral value: Int) { self = .number(JSONNumber(literal: String(value))) }
     /// The shortest decimal text that reads back as the same `Double` (`2.5`, `0.1`).
     public init(floatLiteral value: Double) { self = JSONValue(value) }
+    /// `true`, `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[1, "a"]`.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `["key": value]`, members in the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
     }
@@ -49,6 +54,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// `["email": "ola@example.com", "age": 42]`, members in the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements.map { Member(key: $0.0, value: $0.1) })
     }
@@ -110,6 +116,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value; numbers as `Int64` when they are whole, else as `Double`.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
@@ -135,6 +142,7 @@ extension JSONValue: Codable {
 }
 
 extension JSONObject: Codable {
+    /// Decodes a JSON object (members in the decoder's order).
     public init(from decoder: any Decoder) throws {
         guard case .object(let o) = try JSONValue(from: decoder) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an object"))
@@ -142,6 +150,7 @@ extension JSONObject: Codable {
         self = o
     }
 
+    /// Encodes the members as a JSON object.
     public func encode(to encoder: any Encoder) throws { try JSONValue.object(self).encode(to: encoder) }
 }
 

@@ -224,7 +224,9 @@
 
 /// Engine settings that come from the service's configuration.
 public struct EvaluationOptions: Sendable {
+    /// The language of messages when a request names none formd has.
     public var locale: SupportedLocale
+    /// Valid Norwegian postal codes for the `postal_code` check (`validators.postal_codes`).
     public var postalCodes: PostalCodeTable?
     /// What all `format` checks of one evaluation may use together: engine steps (three
     /// checks' worth) and CPU time. Each check is also bounded on its own (docs/REGEX.md); past
@@ -236,12 +238,15 @@ public struct EvaluationOptions: Sendable {
     /// field has no value and the error `text_too_long`. Templates that repeat other templates
     /// double at every step, so without a bound 34 of them ask for 16 GiB.
     public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
+    /// `limits.max_text_bytes`'s default.
     public static let defaultMaxTextBytes = 65_536
     /// Instances evaluated per dynamic section without `max_instances` (a section's own
     /// `max_instances` applies when it has one; SEMANTICS §11).
     public var maxInstances = EvaluationOptions.defaultMaxInstances
+    /// `limits.max_instances`'s default.
     public static let defaultMaxInstances = 1_000
 
+    /// The server's defaults: English, no postal-code table, the default limits.
     public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {
         self.locale = locale
         self.postalCodes = postalCodes

@@ -1,25 +1,30 @@
 // Convenience accessors: each returns nil (or false) when the value has another type.
 extension JSONValue {
+    /// The string, if this is one.
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
+    /// The object, if this is one.
     public var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
 
+    /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
+    /// The boolean, if this is one.
     public var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
+    /// The number, if this is one.
     public var numberValue: JSONNumber? {
         if case .number(let n) = self { return n }
         return nil
@@ -28,6 +33,7 @@ extension JSONValue {
     /// The number literal exactly as written, e.g. `"4.0"`.
     public var numberText: String? { numberValue?.text }
 
+    /// True for `null`.
     public var isNull: Bool {
         if case .null = self { return true }
         return false

@@ -14,31 +14,42 @@ public enum JSONValue: Sendable, Hashable {
 
 /// A JSON number literal, kept exactly as written (validated against the JSON grammar).
 public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The literal, e.g. `"4.0"`.
     public let text: String
     /// `text` must already be a valid JSON number literal.
     public init(literal text: String) { self.text = text }
+    /// The literal.
     public var description: String { text }
 }
 
 /// A JSON object with its members in document order.
 public struct JSONObject: Sendable, Hashable {
+    /// One `"key": value` pair.
     public struct Member: Sendable, Hashable {
+        /// The member name.
         public var key: String
+        /// Its value.
         public var value: JSONValue
+        /// A member.
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
+    /// The members, in order (a name may repeat: the first one counts for lookups).
     public var members: [Member]
 
+    /// An object of these members.
     public init(_ members: [Member] = []) { self.members = members }
 
+    /// No members.
     public var isEmpty: Bool { members.isEmpty }
+    /// The number of members.
     public var count: Int { members.count }
 
 
+    /// Adds a member at the end (even if the name is already there).
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key: key, value: value))
     }

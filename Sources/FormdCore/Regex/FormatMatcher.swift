@@ -42,9 +42,12 @@ struct MatchBudget: Sendable {
 
 /// What all `format` checks of one evaluation may still use together.
 public struct FormatAllowance: Sendable, Equatable {
+    /// Regex engine steps (in the engine's own units, see docs/REGEX.md) the `format` checks of one evaluation may take together.
     public var steps: Int32
+    /// CPU time they may take together.
     public var cpuNanoseconds: UInt64
 
+    /// An allowance of `steps` engine steps and `cpu` time.
     public init(steps: Int32, cpu: Duration) {
         self.steps = steps
         self.cpuNanoseconds = cpu.clampedNanoseconds

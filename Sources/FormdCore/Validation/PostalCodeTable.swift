@@ -3,6 +3,7 @@
 public struct PostalCodeTable: Sendable, Hashable {
     private var cities: [String: String]
 
+    /// A table of code → city.
     public init(_ cities: [String: String]) { self.cities = cities }
 
     /// Reads either shape: `{"0450": "Oslo", ...}` or the original's
@@ -43,13 +44,17 @@ public struct PostalCodeTable: Sendable, Hashable {
         self.cities = cities
     }
 
+    /// Whether `code` is a postal code.
     public func contains(_ code: String) -> Bool { cities[code] != nil }
 
+    /// The city of `code`.
     public func city(for code: String) -> String? { cities[code] }
 
+    /// The number of codes.
     public var count: Int { cities.count }
 }
 
+/// A postal-code table that cannot be read: where and why.
 public struct PostalCodeTableError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where in the document: `""` (the top), `"[3].Code"`, or an object key.
     public var path: String
