@@ -21,8 +21,10 @@ WORKDIR /build
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
-# Package.swift declares the test targets; their folders must exist for the manifest to load.
+# Package.swift declares the test targets and the example; their folders must exist for the
+# manifest to load.
 COPY Tests ./Tests
+COPY Examples ./Examples
 RUN swift build -c release --static-swift-stdlib --product formd
 WORKDIR /staging
 RUN cp "$(swift build --package-path /build -c release --show-bin-path)/formd" ./ \

@@ -5,7 +5,7 @@
 //
 // Workloads are built once, outside the measured region (globals are initialised in `setup`).
 import Benchmark
-import FormdBenchSupport
+@_spi(Engine) import FormdBenchSupport
 @_spi(Engine) import FormdCore
 
 let employment = Workload.employment()

@@ -34,7 +34,7 @@ public enum Fixtures {
 
 /// A loaded form plus a submission, ready to evaluate.
 public struct Workload: Sendable {
-    public let form: LoadedForm
+    @_spi(Engine) public let form: LoadedForm
     public let definitionBytes: [UInt8]
     public let submissionBytes: [UInt8]
     /// The submission decoded once, for benchmarks that time the evaluation alone.
@@ -72,6 +72,14 @@ public struct Workload: Sendable {
         var writer = JSONWriter(reservingCapacity: 1024)
         evaluation.validateResponse(form: form.id, version: form.version, into: &writer)
         return writer.bytes.count
+    }
+
+    /// The same request through the typed API an app uses: `Form.validate` builds a `FormState`
+    /// (public API only), which is then written as the answer. Returns the answer's size.
+    @inline(never)
+    public func typedValidate(_ typed: Form) -> Int {
+        let values = (try? FormValues(json: submissionBytes)) ?? [:]
+        return typed.validate(values).answerJSON.count
     }
 
     /// The evaluation alone, on the pre-decoded submission. Returns the number of errors.

@@ -8,7 +8,7 @@
 //
 // Scenarios: employment, employment-invalid, large, large-x10, large-e2e, large-x10-e2e, load, load-x10
 // (default: all).
-import FormdBenchSupport
+@_spi(Engine) import FormdBenchSupport
 @_spi(Engine) import FormdCore
 
 #if canImport(Glibc)
@@ -31,6 +31,11 @@ let scenarios: [Scenario] = [
     Scenario(name: "employment-invalid", what: "decode + validate + encode, 9 errors") {
         let w = Workload.employmentInvalid()
         return { w.decodeValidateEncode() }
+    },
+    Scenario(name: "employment-typed", what: "decode + Form.validate (typed FormState) + answerJSON: the API an app uses") {
+        let w = Workload.employment()
+        let typed = try! Form(id: w.form.id, json: w.definitionBytes)
+        return { w.typedValidate(typed) }
     },
     Scenario(name: "employment-eval", what: "Evaluation only (pre-decoded submission)") {
         let w = Workload.employment()
