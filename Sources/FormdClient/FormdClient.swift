@@ -28,7 +28,9 @@ public final class FormdClient: Sendable {
 
     /// A state and where it was computed.
     public struct Result: Sendable, Equatable {
+        /// What formd (or the device) computed.
         public let state: FormState
+        /// Where.
         public let source: Source
         /// The definition version the state was computed against.
         public var version: String { state.version }
@@ -36,13 +38,17 @@ public final class FormdClient: Sendable {
 
     /// One form in `GET /forms`.
     public struct FormSummary: Sendable, Equatable, Decodable {
+        /// The form id.
         public let id: String
+        /// Its `title` (else its first group's, else the id).
         public let title: String
+        /// Its definition's ETag.
         public let version: String
         /// Fields that hold values.
         public let fields: Int
     }
 
+    /// formd's base URL.
     public let server: URL
     /// Language tag for messages (`en`, `nb`, `es`); nil lets the server choose (English).
     public let locale: String?

@@ -5,10 +5,14 @@ import Foundation
 public struct Problem: Sendable, Equatable, Decodable {
     /// `/problems/<slug>`.
     public let type: String
+    /// The status's reason phrase.
     public let title: String
+    /// The HTTP status.
     public let status: Int
+    /// What happened, for a person.
     public let detail: String
 
+    /// A problem.
     public init(type: String, title: String, status: Int, detail: String) {
         self.type = type
         self.title = title
@@ -55,6 +59,7 @@ public enum FormdClientError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The server could not be reached (what the offline mode falls back on).
     public var isUnreachable: Bool { if case .unreachable = self { true } else { false } }
 
+    /// One line for logs.
     public var description: String {
         switch self {
         case .unreachable(let m, _): "formd cannot be reached: \(m)"
