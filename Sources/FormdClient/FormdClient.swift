@@ -102,10 +102,12 @@ public final class FormdClient: Sendable {
 
     // MARK: - Validate and evaluate
 
-    /// `POST /forms/{id}/validate`. Offline (see ``offline``): validated on the device.
-    public func validate(_ id: String, _ values: FormValues) async throws(FormdClientError) -> Result {
+    /// `POST /forms/{id}/validate`. With `version` (a ``Form/version`` the app drew), the server
+    /// answers only for that version (`If-Match`), else ``FormdClientError/preconditionFailed(_:)``.
+    /// Offline (see ``offline``): validated on the device.
+    public func validate(_ id: String, _ values: FormValues, version: String? = nil) async throws(FormdClientError) -> Result {
         do throws(FormdClientError) {
-            let (data, _) = try await send(post: "forms/\(Self.escape(id))/validate", body: FormValue.object(values).jsonBytes, accept422: true)
+            let (data, _) = try await send(post: "forms/\(Self.escape(id))/validate", body: FormValue.object(values).jsonBytes, ifMatch: version, accept422: true)
             return Result(state: try Self.state(data), source: .server)
         } catch {
             guard offline, error.isUnreachable, let form = await cache.entry(id)?.form else { throw error }
@@ -113,13 +115,14 @@ public final class FormdClient: Sendable {
         }
     }
 
-    /// `POST /forms/{id}/evaluate` with `changed`. Offline (see ``offline``): evaluated on the device.
-    public func evaluate(_ id: String, _ values: FormValues, changed: [String] = []) async throws(FormdClientError) -> Result {
+    /// `POST /forms/{id}/evaluate` with `changed`; `version` as for ``validate(_:_:version:)``.
+    /// Offline (see ``offline``): evaluated on the device.
+    public func evaluate(_ id: String, _ values: FormValues, changed: [String] = [], version: String? = nil) async throws(FormdClientError) -> Result {
         var body = JSONObject()
         body.append("values", .object(values))
         body.append("changed", .array(changed.map { .string($0) }))
         do throws(FormdClientError) {
-            let (data, _) = try await send(post: "forms/\(Self.escape(id))/evaluate", body: FormValue.object(body).jsonBytes)
+            let (data, _) = try await send(post: "forms/\(Self.escape(id))/evaluate", body: FormValue.object(body).jsonBytes, ifMatch: version)
             return Result(state: try Self.state(data), source: .server)
         } catch {
             guard offline, error.isUnreachable, let form = await cache.entry(id)?.form else { throw error }
@@ -156,13 +159,14 @@ public final class FormdClient: Sendable {
         return try await perform(request, accept: allow304 ? [304] : [])
     }
 
-    func send(post path: String, body: [UInt8], accept422: Bool = false) async throws(FormdClientError) -> (Data, HTTPURLResponse) {
+    func send(post path: String, body: [UInt8], ifMatch: String? = nil, accept422: Bool = false) async throws(FormdClientError) -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: url(path))
         request.httpMethod = "POST"
         request.cachePolicy = .reloadIgnoringLocalCacheData
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.httpBody = Data(body)
+        if let ifMatch { request.setValue(ifMatch, forHTTPHeaderField: "If-Match") }
         return try await perform(request, accept: accept422 ? [422] : [])
     }
 

@@ -67,6 +67,16 @@ struct FormdClientTests {
             guard case .badRequest(let p) = error else { Issue.record("\(error)"); return }
             #expect(p.slug == "bad-request" && p.detail.contains("nope"))
         }
+        let form = try await formd.form("contact")
+        let pinned = try await formd.validate("contact", ["first_name": "Ola"], version: form.version)
+        #expect(pinned.state.isValid && pinned.version == form.version)
+        do {
+            _ = try await formd.evaluate("contact", [:], version: #""0000""#)
+            Issue.record("a stale version must throw")
+        } catch {
+            guard case .preconditionFailed(let p) = error else { Issue.record("\(error)"); return }
+            #expect(p.status == 412 && p.slug == "precondition-failed")
+        }
         do {
             _ = try await formd.evaluate("contact", ["big": .string(String(repeating: "x", count: 1_100_000))])
             Issue.record("a body over the limit must throw")
