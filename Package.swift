@@ -41,7 +41,12 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        .target(name: "FormdHTTP", dependencies: ["CZlib", "COpenSSL"]),
+        // epoll, accept4 and pipe2 for the epoll event queue: Linux only.
+        .target(name: "CFormdLinux"),
+        .target(
+            name: "FormdHTTP",
+            dependencies: ["CZlib", "COpenSSL", .target(name: "CFormdLinux", condition: .when(platforms: [.linux]))]
+        ),
         // The web client is plain source (ES module, CSS, HTML; no build step), compiled into the
         // binary as bytes so that the container and a copied binary serve it without files.
         .target(

@@ -1,4 +1,6 @@
-import CZlib
+#if canImport(CFormdLinux)
+import CFormdLinux
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -407,7 +409,7 @@ final class Connection: @unchecked Sendable {
             tls.sendCloseNotify()
             self.tls = nil  // frees the SSL now, not when the last reference to self goes
         }
-        _ = Glibc.close(fd)
+        loop.closeSocket(fd)
         pending = []
         loop.queuedBytes -= unsent.count
         unsent = []

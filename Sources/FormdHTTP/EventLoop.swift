@@ -1,10 +1,14 @@
-import CZlib
+#if canImport(CFormdLinux)
+import CFormdLinux
+#endif
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One I/O loop: a thread blocked in `epoll_wait`, owning a set of connections.
+/// One I/O loop, owning a set of connections: a thread blocked in `epoll_wait`, or (the
+/// `dispatch` event queue, `EventLoop+Dispatch.swift`) a serial `DispatchQueue` with a
+/// `DispatchSource` per socket and direction. Both run the same connection code.
 ///
 /// Concurrency: everything except `tasks`/`wakePending` (guarded by `lock`) is confined to the
 /// loop's own thread; other threads talk to it only through `execute(_:)`, hence
@@ -18,14 +22,25 @@ final class EventLoop: @unchecked Sendable {
     let config: HTTPServerConfiguration
     let handler: any HTTPHandler
     let encoder: ResponseEncoder
+    let kind: EventQueueKind
 
     private let epfd: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let lock = NSLock()
+    let lock = NSLock()
     private var tasks: [() -> Void] = []
     private var wakePending = false
-    private var alive = true
+    var alive = true
+
+    // The Dispatch event queue's state (unused with epoll).
+    let queue: DispatchQueue?
+    /// Per fd: the connection's read and write sources.
+    var sources: [DispatchRegistration?] = []
+    /// The listening socket's source, on this loop's own `dup` of the socket (closed when the
+    /// source is cancelled, so the server may close the original at any time).
+    var listenSource: DispatchSourceRead?
+    var listenSourceSuspended = false
+    var sweepTimer: DispatchSourceTimer?
 
     private var connections: [Connection?] = []
     private(set) var connectionCount = 0
@@ -38,15 +53,15 @@ final class EventLoop: @unchecked Sendable {
     /// This loop's share of `maxTotalQueuedResponseBytes`.
     lazy var queuedBudget = max(config.maxQueuedResponseBytes, config.maxTotalQueuedResponseBytes / max(1, config.ioThreads))
 
-    private(set) var now: Int64 = Sys.nowMillis()
-    private let sweepInterval: Int64
-    private var nextSweep: Int64 = 0
-    private var listenFD: Int32 = -1
-    private var acceptPausedUntil: Int64 = 0
-    private var listening = false
+    var now: Int64 = Sys.nowMillis()
+    let sweepInterval: Int64
+    var nextSweep: Int64 = 0
+    var listenFD: Int32 = -1
+    var acceptPausedUntil: Int64 = 0
+    var listening = false
     private(set) var draining = false
-    private var drainDeadline: Int64 = 0
-    private var stopped = false
+    var drainDeadline: Int64 = 0
+    var stopped = false
 
     init(index: Int, server: HTTPServer, config: HTTPServerConfiguration, handler: any HTTPHandler) throws {
         self.index = index
@@ -55,13 +70,20 @@ final class EventLoop: @unchecked Sendable {
         self.handler = handler
         self.encoder = ResponseEncoder(serverName: config.serverName, compressionMinBytes: config.compressionMinBytes, loopIndex: index)
         encoder.gzipCache = server.gzipCache
-        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epfd >= 0 else { throw HTTPServerError(description: "epoll_create1: \(Sys.errnoString)") }
-        var fds: [Int32] = [0, 0]
-        guard formd_pipe2(&fds, O_NONBLOCK | O_CLOEXEC) == 0 else { throw HTTPServerError(description: "pipe2: \(Sys.errnoString)") }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-        _ = Sys.epollCtl(epfd, EPOLL_CTL_ADD, wakeRead, Sys.EPOLLIN)
+        kind = config.eventQueue
+        if kind == .epoll {
+            queue = nil
+            epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
+            guard epfd >= 0 else { throw HTTPServerError(description: "epoll_create1: \(Sys.errnoString)") }
+            var fds: [Int32] = [0, 0]
+            guard formd_pipe2(&fds, O_NONBLOCK | O_CLOEXEC) == 0 else { throw HTTPServerError(description: "pipe2: \(Sys.errnoString)") }
+            wakeRead = fds[0]
+            wakeWrite = fds[1]
+            _ = Sys.epollCtl(epfd, EPOLL_CTL_ADD, wakeRead, Sys.EPOLLIN)
+        } else {
+            queue = DispatchQueue(label: "formd-io-\(index)")
+            (epfd, wakeRead, wakeWrite) = (-1, -1, -1)
+        }
         readBuffer = .allocate(byteCount: 65536, alignment: 16)
         let minTimeout = min(config.headerTimeout, config.bodyTimeout, config.idleTimeout)
         // At most 250 ms: a timed-out connection is closed at most that late (a 5 s header
@@ -78,6 +100,7 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `task` on the loop thread. False when the loop has stopped (the task is dropped).
     @discardableResult
     func execute(_ task: @escaping @Sendable () -> Void) -> Bool {
+        if let queue { return dispatchExecute(on: queue, task) }
         lock.lock()
         guard alive else { lock.unlock(); return false }  // loop gone: the task's connection is closed anyway
         tasks.append(task)
@@ -106,6 +129,10 @@ final class EventLoop: @unchecked Sendable {
 
     func start(listenFD: Int32) {
         self.listenFD = listenFD
+        if let queue {
+            queue.async { [self] in dispatchStart() }
+            return
+        }
         resumeAccepting()
         let t = Thread { [self] in self.run() }
         t.name = "formd-io-\(index)"
@@ -141,12 +168,16 @@ final class EventLoop: @unchecked Sendable {
         shutdownLoop()
     }
 
-    private func shutdownLoop() {
+    func shutdownLoop() {
         for c in connections { c?.close() }
         lock.lock()
         alive = false
         tasks.removeAll()
         lock.unlock()
+        if kind == .dispatch {
+            dispatchShutdown()
+            return
+        }
         close(epfd)
         close(wakeRead)
         close(wakeWrite)
@@ -154,18 +185,24 @@ final class EventLoop: @unchecked Sendable {
 
     // MARK: accept
 
-    private func resumeAccepting() {
+    func resumeAccepting() {
         guard !listening, !draining, listenFD >= 0 else { return }
+        if kind == .dispatch { listening = dispatchResumeAccepting(); return }
         if Sys.epollCtl(epfd, EPOLL_CTL_ADD, listenFD, Sys.EPOLLIN | Sys.EPOLLEXCLUSIVE) == 0 { listening = true }
     }
 
     private func pauseAccepting() {
         guard listening else { return }
+        if kind == .dispatch {
+            dispatchPauseAccepting(forever: draining)
+            listening = false
+            return
+        }
         _ = Sys.epollCtl(epfd, EPOLL_CTL_DEL, listenFD, 0)
         listening = false
     }
 
-    private func acceptConnections() {
+    func acceptConnections() {
         for _ in 0..<64 {
             let fd = formd_accept4(listenFD, Sys.SOCK_NONBLOCK | Sys.SOCK_CLOEXEC)
             if fd < 0 {
@@ -217,7 +254,11 @@ final class EventLoop: @unchecked Sendable {
         }
         connections[Int(fd)] = c
         connectionCount += 1
-        if Sys.epollCtl(epfd, EPOLL_CTL_ADD, fd, Sys.EPOLLIN) != 0 { c.close() }
+        if kind == .dispatch {
+            dispatchRegister(c)
+        } else if Sys.epollCtl(epfd, EPOLL_CTL_ADD, fd, Sys.EPOLLIN) != 0 {
+            c.close()
+        }
     }
 
     /// Past max_connections: a 503 written straight into the fresh socket's empty send buffer, then close.
@@ -235,8 +276,19 @@ final class EventLoop: @unchecked Sendable {
     // MARK: connection bookkeeping (called by Connection)
 
     func setInterest(_ fd: Int32, _ events: UInt32) {
+        if kind == .dispatch { dispatchSetInterest(fd, events); return }
         _ = Sys.epollCtl(epfd, EPOLL_CTL_MOD, fd, events)
     }
+
+    /// Closes a connection's socket: at once with epoll (closing removes it from the epoll set);
+    /// with Dispatch once its sources are cancelled, as Dispatch requires.
+    func closeSocket(_ fd: Int32) {
+        if kind == .dispatch { dispatchClose(fd); return }
+        _ = close(fd)
+    }
+
+    /// The connection on `fd`, if this loop has one.
+    func connection(_ fd: Int32) -> Connection? { Int(fd) < connections.count ? connections[Int(fd)] : nil }
 
     func remove(_ c: Connection) {
         let fd = Int(c.fd)
@@ -251,7 +303,7 @@ final class EventLoop: @unchecked Sendable {
     // MARK: timers
 
     /// One pass over this loop's connections per `sweepInterval` instead of a timer per connection.
-    private func sweep() {
+    func sweep() {
         if !listening && !draining && acceptPausedUntil > 0 && now >= acceptPausedUntil {
             acceptPausedUntil = 0
             resumeAccepting()
@@ -282,5 +334,7 @@ final class EventLoop: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         server.loopDidDrain(self)
+        // The epoll thread leaves its loop and shuts down; a Dispatch loop has no thread to leave.
+        if let queue { queue.async { [self] in shutdownLoop() } }
     }
 }

@@ -23,6 +23,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Number of I/O loops (threads running epoll); default: active cores.
     public var ioThreads: Int = max(1, System.activeCores)
     public var handlerMode: HandlerMode = .inline
+    /// How the loops wait for socket readiness: epoll (Linux, the default there) or Dispatch
+    /// read/write sources (portable; the default elsewhere).
+    public var eventQueue: EventQueueKind = .platformDefault
 
     public var maxBodyBytes: Int = 1_048_576
     public var maxHeaderBytes: Int = 16_384
@@ -45,6 +48,23 @@ public struct HTTPServerConfiguration: Sendable {
     public var serverName: String = "formd"
 
     public init() {}
+}
+
+/// The readiness mechanism of the I/O loops (`server.event_queue`).
+public enum EventQueueKind: String, Sendable, CaseIterable {
+    /// One thread per loop blocked in `epoll_wait` (Linux only).
+    case epoll
+    /// A serial `DispatchQueue` per loop with a `DispatchSource` per socket and direction.
+    case dispatch
+
+    /// epoll where it exists, Dispatch elsewhere.
+    public static var platformDefault: EventQueueKind {
+        #if os(Linux)
+        .epoll
+        #else
+        .dispatch
+        #endif
+    }
 }
 
 enum System {

@@ -1,4 +1,6 @@
-import CZlib
+#if canImport(CFormdLinux)
+import CFormdLinux
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -44,6 +44,7 @@ public final class FormdServer: @unchecked Sendable {
         h.port = c.port
         let threads = c.threads(cores: ProcessInfo.processInfo.activeProcessorCount)
         h.ioThreads = threads.io
+        h.eventQueue = c.eventQueue ?? .platformDefault
         h.handlerMode = threads.workers == 0 ? .inline : .pool(width: threads.workers)
         h.maxBodyBytes = c.maxBodyBytes
         h.maxHeaderBytes = c.maxHeaderBytes

@@ -1,5 +1,6 @@
 @_spi(Engine) import FormdCore
 import Foundation
+import FormdHTTP
 
 extension ServiceConfiguration {
     /// A raw setting and where it came from, for error messages.
@@ -127,6 +128,18 @@ extension ServiceConfiguration {
         case "server.host": host = try string()
         case "server.io_threads": ioThreads = try automatic(1...256)
         case "server.workers": workers = try automatic(0...1024)
+        case "server.event_queue":
+            let v = try string().trimmingCharacters(in: .whitespaces).lowercased()
+            if v == "auto" {
+                eventQueue = nil
+            } else if let kind = EventQueueKind(rawValue: v) {
+                #if !os(Linux)
+                if kind == .epoll { throw fail("epoll exists on Linux only; use \"auto\" or \"dispatch\"") }
+                #endif
+                eventQueue = kind
+            } else {
+                throw fail("expected \"auto\", \"epoll\" or \"dispatch\"")
+            }
         case "server.port": port = try integer(0...65535)
         case "server.tls.cert": tlsCert = try optionalString()
         case "server.tls.key": tlsKey = try optionalString()

@@ -1,4 +1,5 @@
 @_spi(Engine) import FormdCore
+import FormdHTTP
 import Foundation
 
 /// Every setting of API.md, resolved from (highest first) the command line, `FORMD_*` environment
@@ -12,6 +13,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var ioThreads: Int?
     /// Threads that run validate/evaluate; 0 runs them on the I/O threads; nil: one per core.
     public var workers: Int?
+    /// `server.event_queue`: nil is `auto` (epoll on Linux, Dispatch elsewhere).
+    public var eventQueue: EventQueueKind?
     public var tlsCert: String?
     public var tlsKey: String?
     public var formsDirectory = "Forms"
@@ -47,7 +50,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     /// The dotted keys, in documentation order.
     public static let keys = [
-        "server.host", "server.port", "server.io_threads", "server.workers", "server.tls.cert", "server.tls.key",
+        "server.host", "server.port", "server.io_threads", "server.workers", "server.event_queue", "server.tls.cert", "server.tls.key",
         "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_queued_response_bytes", "limits.max_total_queued_response_bytes", "limits.max_text_bytes", "limits.max_instances", "timeouts.header_seconds",
         "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
         "validators.postal_codes", "cors.allowed_origins", "ui.enabled",

@@ -302,7 +302,7 @@ import Glibc
     }
 
     @Test func ipv6Listener() throws {
-        var c = HTTPServerConfiguration()
+        var c = testConfiguration()
         c.host = "::1"
         c.port = 0
         let s = HTTPServer(configuration: c, handler: EchoHandler())

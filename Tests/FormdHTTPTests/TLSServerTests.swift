@@ -92,7 +92,7 @@ import Glibc
 
     @Test func missingCertificateFailsNamingTheFile() throws {
         let missing = pki.dir + "/nope.pem"
-        var c = HTTPServerConfiguration()
+        var c = testConfiguration()
         c.port = 0
         c.tls = TLSConfiguration(certificateChainPath: missing, privateKeyPath: tls.privateKeyPath)
         let s = HTTPServer(configuration: c, handler: EchoHandler())
@@ -110,7 +110,7 @@ import Glibc
 
     @Test func mismatchedKeyFails() throws {
         let (_, otherKey) = try pki.issue("other")
-        var c = HTTPServerConfiguration()
+        var c = testConfiguration()
         c.port = 0
         c.tls = TLSConfiguration(certificateChainPath: tls.certificateChainPath, privateKeyPath: otherKey)
         let error = try #require(throws: HTTPServerError.self) { try HTTPServer(configuration: c, handler: EchoHandler()).start() }

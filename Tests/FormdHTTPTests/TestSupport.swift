@@ -107,10 +107,20 @@ struct EchoHandler: HTTPHandler {
     }
 }
 
+/// A configuration on the event queue the run asks for: `.ci/run` runs the suites once per
+/// queue with `FORMD_TEST_EVENT_QUEUE` (`epoll`, `dispatch`); unset, the platform's default.
+func testConfiguration() -> HTTPServerConfiguration {
+    var c = HTTPServerConfiguration()
+    if let name = ProcessInfo.processInfo.environment["FORMD_TEST_EVENT_QUEUE"], let kind = EventQueueKind(rawValue: name) {
+        c.eventQueue = kind
+    }
+    return c
+}
+
 func makeServer(
     handler: any HTTPHandler = EchoHandler(), _ tweak: (inout HTTPServerConfiguration) -> Void = { _ in }
 ) throws -> (HTTPServer, Int) {
-    var c = HTTPServerConfiguration()
+    var c = testConfiguration()
     c.port = 0
     c.ioThreads = 2
     tweak(&c)

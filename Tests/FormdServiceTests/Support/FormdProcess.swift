@@ -131,12 +131,17 @@ final class FormdProcess: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `formd ARGS` in `directory` (so no stray `config/formd.json` is picked up), with the
-    /// parent's environment minus every `FORMD_*` variable, plus `environment`.
+    /// parent's environment minus every `FORMD_*` variable (but `FORMD_TEST_EVENT_QUEUE` as the
+    /// server's event queue), plus `environment`.
     init(_ arguments: [String], environment: [String: String] = [:], directory: URL) throws {
         let binary = try FormdBinary.require()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FORMD_") }
+        // `.ci/run` runs the suites once per event queue: FORMD_TEST_EVENT_QUEUE picks it.
+        if let queue = ProcessInfo.processInfo.environment["FORMD_TEST_EVENT_QUEUE"], !queue.isEmpty {
+            env["FORMD_SERVER_EVENT_QUEUE"] = queue
+        }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         process.currentDirectoryURL = directory

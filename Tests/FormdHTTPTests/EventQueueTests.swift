@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import FormdHTTP
+
+/// Both event queues run the same connection code; these run on each explicitly, whatever
+/// `FORMD_TEST_EVENT_QUEUE` says (the whole suites run once per queue in `.ci/run`).
+@Suite(.serialized) struct EventQueueTests {
+    static let kinds: [EventQueueKind] = {
+        #if os(Linux)
+        [.epoll, .dispatch]
+        #else
+        [.dispatch]
+        #endif
+    }()
+
+    @Test(arguments: kinds) func keepAlivePipeliningAndManyConnections(_ kind: EventQueueKind) throws {
+        let (s, port) = try makeServer { $0.eventQueue = kind; $0.ioThreads = 2 }
+        defer { stop(s) }
+        // Many connections opened and closed: descriptors are reused only once their sources are gone.
+        for round in 0..<3 {
+            var clients: [TestClient] = []
+            for i in 0..<40 {
+                let c = try TestClient(port: port)
+                c.send("GET /c\(round)-\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+                clients.append(c)
+            }
+            for (i, c) in clients.enumerated() {
+                let r = try #require(c.read())
+                #expect(r.status == 200 && r.bodyString == "{\"path\":\"/c\(round)-\(i)\",\"query\":\"\",\"len\":0}")
+            }
+        }
+        let c = try TestClient(port: port)
+        var all = ""
+        for i in 0..<50 { all += "POST /p\(i) HTTP/1.1\r\nHost: x\r\nContent-Length: \(i)\r\n\r\n" + String(repeating: "z", count: i) }
+        c.send(all)
+        for i in 0..<50 {
+            let r = try #require(c.read())
+            #expect(r.bodyString == "{\"path\":\"/p\(i)\",\"query\":\"\",\"len\":\(i)}")
+        }
+    }
+
+    /// A large answer to a client that reads slowly: the write side (EPOLLOUT / the write
+    /// source) carries it out in pieces, then the connection reads again.
+    @Test(arguments: kinds) func largeAnswersGoOutAsTheClientReads(_ kind: EventQueueKind) throws {
+        struct Big: HTTPHandler {
+            func handle(_ r: HTTPRequest) -> HTTPResponse {
+                HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array(repeating: UInt8(ascii: "a"), count: 4 << 20), allowsCompression: false)
+            }
+        }
+        let (s, port) = try makeServer(handler: Big()) { $0.eventQueue = kind; $0.ioThreads = 1 }
+        defer { stop(s) }
+        let c = try TestClient(port: port)
+        c.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /big2 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(200_000)  // the server fills the socket buffers and waits for writability
+        for _ in 0..<2 {
+            let r = try #require(c.read())
+            #expect(r.status == 200 && r.body.count == 4 << 20)
+        }
+    }
+
+    /// Shutdown: an idle connection is closed, one in flight gets its answer, the server stops.
+    @Test(arguments: kinds) func drainFinishes(_ kind: EventQueueKind) throws {
+        struct Slow: HTTPHandler {
+            func handle(_ r: HTTPRequest) -> HTTPResponse {
+                usleep(300_000)
+                return .json("{\"ok\":true}")
+            }
+        }
+        let (s, port) = try makeServer(handler: Slow()) { $0.eventQueue = kind; $0.ioThreads = 2; $0.handlerMode = .pool(width: 2) }
+        let idle = try TestClient(port: port)
+        let busy = try TestClient(port: port)
+        busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        let done = DispatchSemaphore(value: 0)
+        let t0 = Date()
+        s.shutdown { done.signal() }
+        let r = try #require(busy.read())
+        #expect(r.status == 200 && r.headers["connection"] == "close")
+        #expect(busy.isClosedByPeer())
+        shutdown(busy.fd, Int32(SHUT_WR))  // the server lingers until the client's FIN (up to 2 s)
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(Date().timeIntervalSince(t0) < 2, "the drain ends when the last answer is out")
+        #expect(idle.isClosedByPeer())
+        #expect(s.state == .stopped)
+    }
+}
