@@ -32,6 +32,16 @@ final class EventLoop: @unchecked Sendable {
     private var wakePending = false
     var alive = true
 
+    /// Set on a Dispatch loop's queue (its loop index): code can tell it runs on an I/O loop.
+    static let queueKey = DispatchSpecificKey<Int>()
+    /// The same for an epoll loop's thread (in its thread dictionary).
+    static let threadKey = "formd-io-loop"
+
+    /// True on an I/O loop's thread or queue (either event queue), false on a worker.
+    static var isOnLoop: Bool {
+        DispatchQueue.getSpecific(key: queueKey) != nil || Thread.current.threadDictionary[threadKey] != nil
+    }
+
     // The Dispatch event queue's state (unused with epoll).
     let queue: DispatchQueue?
     /// Per fd: the connection's read and write sources.
@@ -81,7 +91,9 @@ final class EventLoop: @unchecked Sendable {
             wakeWrite = fds[1]
             _ = Sys.epollCtl(epfd, EPOLL_CTL_ADD, wakeRead, Sys.EPOLLIN)
         } else {
-            queue = DispatchQueue(label: "formd-io-\(index)")
+            let q = DispatchQueue(label: "formd-io-\(index)")
+            q.setSpecific(key: EventLoop.queueKey, value: index)
+            queue = q
             (epfd, wakeRead, wakeWrite) = (-1, -1, -1)
         }
         readBuffer = .allocate(byteCount: 65536, alignment: 16)
@@ -140,6 +152,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
+        Thread.current.threadDictionary[Self.threadKey] = index
         let maxEvents = 256
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: maxEvents)
         defer { events.deallocate() }
