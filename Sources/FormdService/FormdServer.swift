@@ -70,6 +70,13 @@ public final class FormdServer: @unchecked Sendable {
         logger.info("forms loaded", metadata: ["count": "\(count)", "folder": "\(configuration.formsDirectory)"])
         if configuration.formsReload { service.registry.startWatching() }
         let port = try http.start()
+        let h = http.configuration
+        let workers: String
+        switch h.handlerMode {
+        case .inline: workers = "0"
+        case .pool(let width): workers = "\(width)"
+        }
+        logger.info("serving", metadata: ["event_queue": "\(h.eventQueue.rawValue)", "io_threads": "\(h.ioThreads)", "workers": "\(workers)"])
         service.isReady = true
         return port
     }
