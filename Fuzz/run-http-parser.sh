@@ -12,7 +12,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
   -module-name FuzzHTTPParser \
   -I "$root/Sources/CZlib" -lz \
   "$src/HTTPParser.swift" "$src/HTTPRequest.swift" "$src/HTTPHeaders.swift" \
-  "$src/HTTPResponse.swift" "$src/Gzip.swift" "$here/HTTPParser/main.swift" \
+  "$src/HTTPResponse.swift" "$src/HTTPError.swift" "$src/HTTPStatus.swift" "$src/Gzip.swift" "$here/HTTPParser/main.swift" \
   -o "$out/http-parser-fuzzer"
 if [[ "${1:-}" == "--replay" ]]; then
   exec "$out/http-parser-fuzzer" -runs=0 "$here/corpus/http-parser"

@@ -1,8 +1,7 @@
-#if canImport(CFormdLinux)
-import CFormdLinux
-#endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One client connection. Confined to its `EventLoop`'s thread (the only thread that touches
@@ -27,8 +26,8 @@ final class Connection: @unchecked Sendable {
     /// Phase the current `deadline` belongs to (see `updateDeadline`). A fresh connection starts
     /// in the head phase: its header deadline runs from accept, and its first bytes must not
     /// restart it (else a client that waits, then trickles, gets up to two header timeouts).
-    private var timerState = 1
-    private var interest = Sys.EPOLLIN
+    private var timerState = TimerState.head
+    private var interest = Readiness.readable
     private(set) var closed = false
     private var inFlight = false
     private var closeAfterFlush = false
@@ -50,14 +49,14 @@ final class Connection: @unchecked Sendable {
         if let tls, !lingering {
             // The header timeout set at accept also bounds the handshake (no updateDeadline here).
             if !tls.established { continueHandshake(tls); return }
-            if events & Sys.EPOLLOUT != 0 && tls.readNeedsWritable { onReadable(); if closed { return } }
-            if events & Sys.EPOLLIN != 0 && tls.writeNeedsReadable { onWritable(); if closed { return } }
+            if events & Readiness.writable != 0 && tls.readNeedsWritable { onReadable(); if closed { return } }
+            if events & Readiness.readable != 0 && tls.writeNeedsReadable { onWritable(); if closed { return } }
         }
-        if events & Sys.EPOLLOUT != 0 {
+        if events & Readiness.writable != 0 {
             onWritable()
             if closed { return }
         }
-        if events & (Sys.EPOLLIN | Sys.EPOLLHUP | Sys.EPOLLERR) != 0 { onReadable() }
+        if events & (Readiness.readable | Readiness.hangup | Readiness.error) != 0 { onReadable() }
     }
 
     private func onReadable() {
@@ -147,7 +146,7 @@ final class Connection: @unchecked Sendable {
             case .sendContinue:
                 loop.writeStaging.append(contentsOf: ResponseEncoder.continueBytes)
             case .request(var request, let keepAlive):
-                request.requestID = loop.encoder.requestID(from: request.headers)
+                request.requestID = loop.requestIDs.id(from: request.headers)
                 var ctx = ResponseContext(isHead: request.method == "HEAD", versionMinor: request.versionMinor,
                                           acceptEncoding: request.headers.list("accept-encoding"),
                                           requestID: request.requestID, close: !keepAlive)
@@ -176,7 +175,7 @@ final class Connection: @unchecked Sendable {
                 }
             case .error(let error, let close):
                 loop.handler.rejected(status: error.status)
-                let ctx = ResponseContext(requestID: loop.encoder.newID(), close: close || loop.draining)
+                let ctx = ResponseContext(requestID: loop.requestIDs.next(), close: close || loop.draining)
                 loop.encoder.encode(error.response, ctx, into: &loop.writeStaging)
                 if ctx.close { closeAfterFlush = true }
             }
@@ -247,7 +246,7 @@ final class Connection: @unchecked Sendable {
         if let tls { return writeTLS(tls, bytes) }
         var total = 0
         while total < bytes.count {
-            let n = send(fd, bytes.baseAddress! + total, bytes.count - total, Int32(MSG_NOSIGNAL))
+            let n = Sys.sendNoSignal(fd, bytes.baseAddress! + total, bytes.count - total)
             if n > 0 { total += n; continue }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
@@ -282,13 +281,13 @@ final class Connection: @unchecked Sendable {
     private func updateInterest() {
         var want: UInt32 = 0
         if !unsent.isEmpty {
-            want = Sys.EPOLLOUT
+            want = Readiness.writable
         } else if lingering || (!inFlight && !closeAfterFlush && !peerEOF) {
-            want = Sys.EPOLLIN
+            want = Readiness.readable
         }
         if let tls, !lingering {
-            if tls.writeNeedsReadable && !unsent.isEmpty { want = Sys.EPOLLIN }  // EPOLLOUT would spin
-            if tls.readNeedsWritable { want |= Sys.EPOLLOUT }
+            if tls.writeNeedsReadable && !unsent.isEmpty { want = Readiness.readable }  // EPOLLOUT would spin
+            if tls.readNeedsWritable { want |= Readiness.writable }
         }
         setInterest(want)
     }
@@ -310,12 +309,12 @@ final class Connection: @unchecked Sendable {
             updateInterest()
             // read-ahead may already hold the first request, which epoll will not report
             if tls.hasBufferedInput { onReadable() }
-        case .wouldBlock: setInterest(tls.handshakeWantsWrite ? Sys.EPOLLOUT : Sys.EPOLLIN)
+        case .wouldBlock: setInterest(tls.handshakeWantsWrite ? Readiness.writable : Readiness.readable)
         case .failed where tls.sawPlainHTTP:
             // The rest of this connection is plain: a 400 saying so, then the usual close.
             self.tls = nil
             loop.writeStaging.removeAll(keepingCapacity: true)
-            let ctx = ResponseContext(requestID: loop.encoder.newID(), close: true)
+            let ctx = ResponseContext(requestID: loop.requestIDs.next(), close: true)
             loop.handler.rejected(status: 400)
             loop.encoder.encode(HTTPError.plainHTTPOnTLSPort.response, ctx, into: &loop.writeStaging)
             closeAfterFlush = true
@@ -355,25 +354,42 @@ final class Connection: @unchecked Sendable {
 
     private func updateDeadline() {
         if lingering { return }
-        let state: Int
+        let state: TimerState
         if inFlight || !unsent.isEmpty {
-            state = 3
+            state = .answering
         } else {
             switch parser.phase {
-            case .idle: state = pending.isEmpty ? 0 : 1
-            case .head: state = 1
-            case .body: state = 2
-            case .dead: state = 4
+            case .idle: state = pending.isEmpty ? .idle : .head
+            case .head: state = .head
+            case .body: state = .body
+            case .dead: state = .dead
             }
         }
         // idle and waiting-on-output deadlines move with activity; head and body ones only
         // start when the phase begins (a trickling client cannot extend them).
-        if state != timerState || state == 0 || state == 3 {
+        if state != timerState || state.movesWithActivity {
             timerState = state
             let c = loop.config
-            let seconds = state == 1 ? c.headerTimeout : state == 2 ? c.bodyTimeout : c.idleTimeout
+            let seconds = state == .head ? c.headerTimeout : state == .body ? c.bodyTimeout : c.idleTimeout
             deadline = loop.now + Int64(seconds * 1000)
         }
+    }
+
+    /// What the connection's deadline is counting.
+    enum TimerState {
+        /// Keep-alive, between requests (`timeouts.idle_seconds`).
+        case idle
+        /// A request head has begun (`timeouts.header_seconds`).
+        case head
+        /// A request body is arriving (`timeouts.body_seconds`).
+        case body
+        /// A request is being handled, or its answer is going out (idle timeout, renewed on progress).
+        case answering
+        /// The parser refused the stream; the connection is closing.
+        case dead
+
+        /// Idle and answering deadlines restart on activity; head and body ones do not.
+        var movesWithActivity: Bool { self == .idle || self == .answering }
     }
 
     func deadlinePassed() {
@@ -385,7 +401,7 @@ final class Connection: @unchecked Sendable {
         // a started head or body that did not complete in time
         loop.handler.rejected(status: HTTPError.timeout.status)
         loop.writeStaging.removeAll(keepingCapacity: true)
-        let ctx = ResponseContext(requestID: loop.encoder.newID(), close: true)
+        let ctx = ResponseContext(requestID: loop.requestIDs.next(), close: true)
         loop.encoder.encode(HTTPError.timeout.response, ctx, into: &loop.writeStaging)
         closeAfterFlush = true
         pending = []

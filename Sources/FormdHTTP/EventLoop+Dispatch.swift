@@ -97,7 +97,7 @@ extension EventLoop {
         read.setEventHandler { [unowned self, weak c] in
             guard let c else { return }
             now = Sys.nowMillis()
-            c.handleEvents(Sys.EPOLLIN)
+            c.handleEvents(Readiness.readable)
         }
         if Int(fd) >= sources.count {
             sources.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - sources.count + 64))
@@ -109,8 +109,8 @@ extension EventLoop {
     /// The epoll interest mask, as sources resumed or suspended.
     func dispatchSetInterest(_ fd: Int32, _ events: UInt32) {
         guard let queue, Int(fd) < sources.count, let reg = sources[Int(fd)] else { return }
-        let wantRead = events & Sys.EPOLLIN != 0
-        let wantWrite = events & Sys.EPOLLOUT != 0
+        let wantRead = events & Readiness.readable != 0
+        let wantWrite = events & Readiness.writable != 0
         if wantRead != reg.readActive {
             if wantRead { reg.read.resume() } else { reg.read.suspend() }
             reg.readActive = wantRead
@@ -125,7 +125,7 @@ extension EventLoop {
                     w.setEventHandler { [unowned self, weak c] in
                         guard let c else { return }
                         now = Sys.nowMillis()
-                        c.handleEvents(Sys.EPOLLOUT)
+                        c.handleEvents(Readiness.writable)
                     }
                     reg.write = w
                     w.resume()

@@ -1,9 +1,8 @@
-#if canImport(CFormdLinux)
-import CFormdLinux
-#endif
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// One I/O loop, owning a set of connections: a thread blocked in `epoll_wait`, or (the
@@ -22,14 +21,16 @@ final class EventLoop: @unchecked Sendable {
     let config: HTTPServerConfiguration
     let handler: any HTTPHandler
     let encoder: ResponseEncoder
+    let requestIDs: RequestIDs
     let kind: EventQueueKind
 
-    private let epfd: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    // The epoll event queue's descriptors (-1 with Dispatch; EventLoop+Epoll.swift).
+    let epfd: Int32
+    let wakeRead: Int32
+    let wakeWrite: Int32
     let lock = NSLock()
-    private var tasks: [() -> Void] = []
-    private var wakePending = false
+    var tasks: [() -> Void] = []
+    var wakePending = false
     var alive = true
 
     /// Set on a Dispatch loop's queue (its loop index): code can tell it runs on an I/O loop.
@@ -52,7 +53,7 @@ final class EventLoop: @unchecked Sendable {
     var listenSourceSuspended = false
     var sweepTimer: DispatchSourceTimer?
 
-    private var connections: [Connection?] = []
+    var connections: [Connection?] = []
     private(set) var connectionCount = 0
     /// Shared read buffer: bytes land here first, so an idle connection holds no buffer.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -78,18 +79,17 @@ final class EventLoop: @unchecked Sendable {
         self.server = server
         self.config = config
         self.handler = handler
-        self.encoder = ResponseEncoder(serverName: config.serverName, compressionMinBytes: config.compressionMinBytes, loopIndex: index)
+        self.encoder = ResponseEncoder(serverName: config.serverName, compressionMinBytes: config.compressionMinBytes)
+        self.requestIDs = RequestIDs(loopIndex: index)
         encoder.gzipCache = server.gzipCache
         kind = config.eventQueue
         if kind == .epoll {
             queue = nil
-            epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-            guard epfd >= 0 else { throw HTTPServerError(description: "epoll_create1: \(Sys.errnoString)") }
-            var fds: [Int32] = [0, 0]
-            guard formd_pipe2(&fds, O_NONBLOCK | O_CLOEXEC) == 0 else { throw HTTPServerError(description: "pipe2: \(Sys.errnoString)") }
-            wakeRead = fds[0]
-            wakeWrite = fds[1]
-            _ = Sys.epollCtl(epfd, EPOLL_CTL_ADD, wakeRead, Sys.EPOLLIN)
+            #if os(Linux)
+            (epfd, wakeRead, wakeWrite) = try Self.makeEpoll()
+            #else
+            throw HTTPServerError(description: "the epoll event queue exists on Linux only")
+            #endif
         } else {
             let q = DispatchQueue(label: "formd-io-\(index)")
             q.setSpecific(key: EventLoop.queueKey, value: index)
@@ -126,7 +126,7 @@ final class EventLoop: @unchecked Sendable {
         return true
     }
 
-    private func runTasks() {
+    func runTasks() {
         var drain = [UInt8](repeating: 0, count: 64)
         while read(wakeRead, &drain, 64) > 0 {}
         lock.lock()
@@ -145,40 +145,12 @@ final class EventLoop: @unchecked Sendable {
             queue.async { [self] in dispatchStart() }
             return
         }
+        #if os(Linux)
         resumeAccepting()
         let t = Thread { [self] in self.run() }
         t.name = "formd-io-\(index)"
         t.start()
-    }
-
-    private func run() {
-        Thread.current.threadDictionary[Self.threadKey] = index
-        let maxEvents = 256
-        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: maxEvents)
-        defer { events.deallocate() }
-        nextSweep = Sys.nowMillis() + sweepInterval
-        while !stopped {
-            let timeout = Int32(max(0, min(nextSweep - now, 1000)))
-            let n = epoll_wait(epfd, events, Int32(maxEvents), timeout)
-            now = Sys.nowMillis()
-            if n < 0 && errno != EINTR { break }
-            var i = 0
-            while i < Int(n) {
-                let ev = events[i]
-                i += 1
-                let fd = ev.data.fd
-                if fd == wakeRead { runTasks(); continue }
-                if fd == listenFD { acceptConnections(); continue }
-                guard Int(fd) < connections.count, let c = connections[Int(fd)] else { continue }
-                c.handleEvents(ev.events)
-            }
-            if now >= nextSweep {
-                nextSweep = now + sweepInterval
-                if draining { nextSweep = min(nextSweep, max(drainDeadline, now + 1)) }
-                sweep()
-            }
-        }
-        shutdownLoop()
+        #endif
     }
 
     func shutdownLoop() {
@@ -191,9 +163,9 @@ final class EventLoop: @unchecked Sendable {
             dispatchShutdown()
             return
         }
-        close(epfd)
-        close(wakeRead)
-        close(wakeWrite)
+        _ = close(epfd)
+        _ = close(wakeRead)
+        _ = close(wakeWrite)
     }
 
     // MARK: accept
@@ -201,7 +173,9 @@ final class EventLoop: @unchecked Sendable {
     func resumeAccepting() {
         guard !listening, !draining, listenFD >= 0 else { return }
         if kind == .dispatch { listening = dispatchResumeAccepting(); return }
-        if Sys.epollCtl(epfd, EPOLL_CTL_ADD, listenFD, Sys.EPOLLIN | Sys.EPOLLEXCLUSIVE) == 0 { listening = true }
+        #if os(Linux)
+        listening = epollResumeAccepting()
+        #endif
     }
 
     private func pauseAccepting() {
@@ -211,13 +185,15 @@ final class EventLoop: @unchecked Sendable {
             listening = false
             return
         }
-        _ = Sys.epollCtl(epfd, EPOLL_CTL_DEL, listenFD, 0)
+        #if os(Linux)
+        epollPauseAccepting()
+        #endif
         listening = false
     }
 
     func acceptConnections() {
         for _ in 0..<64 {
-            let fd = formd_accept4(listenFD, Sys.SOCK_NONBLOCK | Sys.SOCK_CLOEXEC)
+            let fd = Sys.acceptNonBlocking(listenFD)
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED, EPROTO: continue
@@ -269,17 +245,19 @@ final class EventLoop: @unchecked Sendable {
         connectionCount += 1
         if kind == .dispatch {
             dispatchRegister(c)
-        } else if Sys.epollCtl(epfd, EPOLL_CTL_ADD, fd, Sys.EPOLLIN) != 0 {
-            c.close()
+            return
         }
+        #if os(Linux)
+        if !epollRegister(fd) { c.close() }
+        #endif
     }
 
     /// Past max_connections: a 503 written straight into the fresh socket's empty send buffer, then close.
     private func rejectOverloaded(_ fd: Int32) {
         var out: [UInt8] = []
         handler.rejected(status: 503)
-        encoder.encode(HTTPError.overloaded.response, ResponseContext(requestID: encoder.newID(), close: true), into: &out)
-        _ = out.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        encoder.encode(HTTPError.overloaded.response, ResponseContext(requestID: requestIDs.next(), close: true), into: &out)
+        _ = out.withUnsafeBytes { Sys.sendNoSignal(fd, $0.baseAddress!, $0.count) }
         shutdown(fd, Int32(SHUT_WR))
         // Drain what the client already sent so close() does not turn into a reset that eats the 503.
         _ = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
@@ -290,7 +268,9 @@ final class EventLoop: @unchecked Sendable {
 
     func setInterest(_ fd: Int32, _ events: UInt32) {
         if kind == .dispatch { dispatchSetInterest(fd, events); return }
-        _ = Sys.epollCtl(epfd, EPOLL_CTL_MOD, fd, events)
+        #if os(Linux)
+        epollSetInterest(fd, events)
+        #endif
     }
 
     /// Closes a connection's socket: at once with epoll (closing removes it from the epoll set);

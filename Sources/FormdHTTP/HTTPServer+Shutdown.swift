@@ -1,6 +1,8 @@
 import Dispatch
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 extension HTTPServer {
@@ -39,7 +41,7 @@ extension HTTPServer {
         let finished: [@Sendable () -> Void]? = withStateLock { s in
             s.drainedLoops += 1
             guard s.drainedLoops == s.loops.count else { return nil }
-            if s.listenFD >= 0 { _ = Glibc.close(s.listenFD); s.listenFD = -1 }
+            if s.listenFD >= 0 { Sys.closeFD(s.listenFD); s.listenFD = -1 }
             s.state = .stopped
             s.loops = []  // break the server <-> loop cycle; the loop threads are exiting
             let c = s.completions

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An HTTP/1.1 server on non-blocking POSIX sockets and one epoll loop per I/O thread.
@@ -83,7 +85,7 @@ public final class HTTPServer: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         do {
             let tlsContext = try configuration.tls.map { try TLSContext($0) }
-            let (fd, port) = try makeListener(host: configuration.host, port: configuration.port,
+            let (fd, port) = try Sys.makeListener(host: configuration.host, port: configuration.port,
                                               backlog: configuration.listenBacklog)
             var made: [EventLoop] = []
             for i in 0..<max(1, configuration.ioThreads) {

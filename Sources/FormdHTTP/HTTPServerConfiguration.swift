@@ -20,8 +20,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// HTTPS when set; nil (default) serves plain HTTP.
     public var tls: TLSConfiguration?
     public var listenBacklog: Int32 = 1024
-    /// Number of I/O loops (threads running epoll); default: active cores.
-    public var ioThreads: Int = max(1, System.activeCores)
+    /// Number of I/O loops (epoll threads or Dispatch queues); default: active cores.
+    public var ioThreads: Int = max(1, Sys.activeCores)
     public var handlerMode: HandlerMode = .inline
     /// How the loops wait for socket readiness: epoll (Linux, the default there) or Dispatch
     /// read/write sources (portable; the default elsewhere).
@@ -48,25 +48,4 @@ public struct HTTPServerConfiguration: Sendable {
     public var serverName: String = "formd"
 
     public init() {}
-}
-
-/// The readiness mechanism of the I/O loops (`server.event_queue`).
-public enum EventQueueKind: String, Sendable, CaseIterable {
-    /// One thread per loop blocked in `epoll_wait` (Linux only).
-    case epoll
-    /// A serial `DispatchQueue` per loop with a `DispatchSource` per socket and direction.
-    case dispatch
-
-    /// epoll where it exists, Dispatch elsewhere.
-    public static var platformDefault: EventQueueKind {
-        #if os(Linux)
-        .epoll
-        #else
-        .dispatch
-        #endif
-    }
-}
-
-enum System {
-    static var activeCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 }

@@ -1,6 +1,8 @@
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What the encoder needs to know about the request a response answers.
@@ -14,7 +16,7 @@ struct ResponseContext {
 }
 
 /// Serializes responses into a byte buffer. One per I/O loop (confined to it): it owns the
-/// per-second `Date` cache, the request-id counter and a reusable zlib deflater.
+/// per-second `Date` cache and a reusable zlib deflater.
 final class ResponseEncoder {
     private let serverName: [UInt8]
     private let compressionMinBytes: Int
@@ -23,38 +25,10 @@ final class ResponseEncoder {
     private var deflater: Deflater?
     /// Gzipped bodies by `HTTPResponse.compressionKey`, shared by the server's loops.
     var gzipCache: GzipCache?
-    private let idPrefix: String
-    private var idCounter: UInt64 = 0
 
-    init(serverName: String, compressionMinBytes: Int, loopIndex: Int) {
+    init(serverName: String, compressionMinBytes: Int) {
         self.serverName = Array(serverName.utf8)
         self.compressionMinBytes = compressionMinBytes
-        let r = UInt32.random(in: 0...UInt32.max) & 0xFFFFFF
-        self.idPrefix = String(r, radix: 16) + String(loopIndex, radix: 16) + "-"
-    }
-
-    /// The client's id when sane (1-128 of `[A-Za-z0-9._:-]`), else a new one. Generated ids
-    /// are at most 15 bytes for the first 16^6 requests, i.e. Swift small strings (no allocation).
-    func requestID(from headers: HTTPHeaders) -> String {
-        if let v = headers["x-request-id"], isSaneID(v) { return v }
-        return newID()
-    }
-
-    func newID() -> String {
-        idCounter &+= 1
-        return idPrefix + String(idCounter, radix: 16)
-    }
-
-    private func isSaneID(_ v: String) -> Bool {
-        let u = v.utf8
-        guard u.count >= 1, u.count <= 128 else { return false }
-        for b in u {
-            switch b {
-            case 48...57, 65...90, 97...122, 46, 95, 58, 45: continue
-            default: return false
-            }
-        }
-        return true
     }
 
     private func refreshDate() {

@@ -1,6 +1,8 @@
 import COpenSSL
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The TLS side of one `Connection`: an `SSL` on the connection's non-blocking socket.

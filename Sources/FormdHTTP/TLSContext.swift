@@ -1,6 +1,8 @@
 import COpenSSL
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An immutable OpenSSL server context (`SSL_CTX`): certificate, key and protocol policy.

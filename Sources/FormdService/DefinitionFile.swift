@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Reading one definition file with a size limit: the size is checked with `fstat` before any
@@ -26,8 +28,7 @@ public enum DefinitionFile {
             device = UInt64(st.st_dev)
             inode = UInt64(st.st_ino)
             size = Int(st.st_size)
-            modified = st.st_mtim
-            changed = st.st_ctim
+            (modified, changed) = Self.times(st)
         }
 
         public static func == (a: Stamp, b: Stamp) -> Bool {
@@ -95,7 +96,7 @@ public enum DefinitionFile {
                 guard count <= limit else { return .failure(.tooLarge(size: nil, limit: limit)) }
                 bytes.append(contentsOf: repeatElement(0, count: min(max(count, 4096), limit + 1 - count)))
             }
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            let n = bytes.withUnsafeMutableBytes { Self.readFD(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(.unreadable(errno: errno))

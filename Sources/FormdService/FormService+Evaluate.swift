@@ -11,7 +11,7 @@ extension FormService {
         case .failure(let problem): return problem.response
         case .success(.object(let o)), .success(.form(let o)): values = o
         case .success(.none): values = JSONObject()
-        case .success(.other): return Problem.notAnObject.response
+        case .success(.other): return HTTPError.notAnObject.response
         }
         var options = engineOptions
         options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
@@ -30,29 +30,29 @@ extension FormService {
         case .failure(let problem): return problem.response
         case .success(.none): break
         case .success(.form(let o)): values = o
-        case .success(.other): return Problem.notAnObject.response
+        case .success(.other): return HTTPError.notAnObject.response
         case .success(.object(let body)):
             switch body["values"] {
             case nil, .null?: break
             case .object(let o)?: values = o
-            default: return Problem(status: 400, slug: "not-an-object", detail: "\"values\" must be an object").response
+            default: return HTTPError(status: 400, slug: "not-an-object", detail: "\"values\" must be an object").response
             }
             switch body["changed"] {
             case nil, .null?: break
             case .array(let items)?:
                 for item in items {
                     guard case .string(let id) = item else {
-                        return Problem(status: 400, slug: "bad-request", detail: "\"changed\" must list field ids as strings")
+                        return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" must list field ids as strings")
                             .response
                     }
                     changed.append(id)
                 }
             default:
-                return Problem(status: 400, slug: "bad-request", detail: "\"changed\" must be a list of field ids").response
+                return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" must be a list of field ids").response
             }
         }
         if let unknown = form.plan.unknownChangedID(changed) {
-            return Problem(status: 400, slug: "bad-request", detail: "\"changed\" names \"\(unknown)\", which the form does not have")
+            return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" names \"\(unknown)\", which the form does not have")
                 .response
         }
         var options = engineOptions
@@ -75,7 +75,7 @@ extension FormService {
     func preconditionFailed(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse? {
         guard let header = request.headers.list("If-Match") else { return nil }
         if ETagList.matches(header, form.version, weak: false) { return nil }
-        return Problem(
+        return HTTPError(
             status: 412, slug: "precondition-failed", detail: "the form's version is \(form.version), not \(header)"
         ).response
     }
@@ -89,14 +89,14 @@ extension FormService {
     }
 
     /// JSON (also without a Content-Type) or an HTML form post; anything else is 415.
-    func decodeBody(_ request: HTTPRequest) -> Result<Body, Problem> {
+    func decodeBody(_ request: HTTPRequest) -> Result<Body, HTTPError> {
         let type = request.headers["Content-Type"].map(MediaType.essence) ?? "application/json"
         if type == "application/x-www-form-urlencoded" {
             return FormURLEncoding.decode(request.body).map { .form($0) }
         }
         guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
             return .failure(
-                Problem(status: 415, slug: "unsupported-media-type", detail: "send application/json or application/x-www-form-urlencoded"))
+                HTTPError(status: 415, slug: "unsupported-media-type", detail: "send application/json or application/x-www-form-urlencoded"))
         }
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(.none) }
         do {
@@ -105,20 +105,14 @@ extension FormService {
             return .success(.other)
         } catch {
             return .failure(
-                Problem(status: 400, slug: "invalid-json", detail: "line \(error.line), column \(error.column): \(error.message)"))
+                HTTPError(status: 400, slug: "invalid-json", detail: "line \(error.line), column \(error.column): \(error.message)"))
         }
     }
 }
 
-/// An `application/problem+json` answer (RFC 9457).
-struct Problem: Error {
-    let status: Int
-    let slug: String
-    let detail: String
-
-    static let notAnObject = Problem(status: 400, slug: "not-an-object", detail: "the body must be a JSON object")
-
-    var response: HTTPResponse { .problem(status: status, slug: slug, detail: detail) }
+extension HTTPError {
+    /// A submission (or `values`) that is not a JSON object.
+    static let notAnObject = HTTPError(status: 400, slug: "not-an-object", detail: "the body must be a JSON object")
 }
 
 enum MediaType {
@@ -131,16 +125,16 @@ enum MediaType {
 
 /// HTML form posts: `a=1&b=x+y`; values are strings (coerced per SEMANTICS §2).
 enum FormURLEncoding {
-    static func decode(_ body: [UInt8]) -> Result<JSONObject, Problem> {
+    static func decode(_ body: [UInt8]) -> Result<JSONObject, HTTPError> {
         var object = JSONObject()
         var seen = Set<String>()
         for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let key = percentDecode(parts[0]), let value = percentDecode(parts.count > 1 ? parts[1] : []) else {
-                return .failure(Problem(status: 400, slug: "bad-request", detail: "malformed percent-encoding or UTF-8 in the form post"))
+                return .failure(HTTPError(status: 400, slug: "bad-request", detail: "malformed percent-encoding or UTF-8 in the form post"))
             }
             guard seen.insert(key).inserted else {
-                return .failure(Problem(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
+                return .failure(HTTPError(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
             }
             object.append(key, .string(value))
         }

@@ -34,7 +34,7 @@ enum OpenAPIDocument {
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Definition"}}}
               },
               "304": {"description": "Not modified"},
-              "404": {"$ref": "#/components/responses/Problem"}
+              "404": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -53,11 +53,11 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "Valid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ValidateResponse"}}}},
               "422": {"description": "Invalid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ValidateResponse"}}}},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"},
-              "412": {"$ref": "#/components/responses/Problem"},
-              "413": {"$ref": "#/components/responses/Problem"},
-              "415": {"$ref": "#/components/responses/Problem"}
+              "400": {"$ref": "#/components/responses/HTTPError"},
+              "404": {"$ref": "#/components/responses/HTTPError"},
+              "412": {"$ref": "#/components/responses/HTTPError"},
+              "413": {"$ref": "#/components/responses/HTTPError"},
+              "415": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -75,11 +75,11 @@ enum OpenAPIDocument {
             },
             "responses": {
               "200": {"description": "The state", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EvaluateResponse"}}}},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"},
-              "412": {"$ref": "#/components/responses/Problem"},
-              "413": {"$ref": "#/components/responses/Problem"},
-              "415": {"$ref": "#/components/responses/Problem"}
+              "400": {"$ref": "#/components/responses/HTTPError"},
+              "404": {"$ref": "#/components/responses/HTTPError"},
+              "412": {"$ref": "#/components/responses/HTTPError"},
+              "413": {"$ref": "#/components/responses/HTTPError"},
+              "415": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -96,7 +96,7 @@ enum OpenAPIDocument {
                 "content": {"application/schema+json": {"schema": {"type": "object"}}}
               },
               "304": {"description": "Not modified"},
-              "404": {"$ref": "#/components/responses/Problem"}
+              "404": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -118,7 +118,7 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "The page", "headers": {"ETag": {"schema": {"type": "string"}}, "Content-Security-Policy": {"schema": {"type": "string"}}}, "content": {"text/html": {"schema": {"type": "string"}}}},
               "304": {"description": "Not modified"},
-              "404": {"$ref": "#/components/responses/Problem"}
+              "404": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -130,7 +130,7 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "The file", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"text/javascript": {"schema": {"type": "string"}}, "text/css": {"schema": {"type": "string"}}}},
               "304": {"description": "Not modified"},
-              "404": {"$ref": "#/components/responses/Problem"}
+              "404": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -145,7 +145,7 @@ enum OpenAPIDocument {
             "operationId": "ready",
             "responses": {
               "200": {"description": "Ready", "content": {"application/json": {"schema": {"type": "object", "required": ["status"], "properties": {"status": {"const": "ready"}}}}}},
-              "503": {"$ref": "#/components/responses/Problem"}
+              "503": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -169,7 +169,7 @@ enum OpenAPIDocument {
           "IfMatch": {"name": "If-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "* or a list of ETags; no match gives 412"}
         },
         "responses": {
-          "Problem": {"description": "An error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+          "HTTPError": {"description": "An error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/HTTPError"}}}}
         },
         "schemas": {
           "Values": {"type": "object", "description": "Field id to value; keys are flat (tickets[0].price)", "additionalProperties": true},
@@ -222,7 +222,7 @@ enum OpenAPIDocument {
               "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}}
             }
           },
-          "Problem": {
+          "HTTPError": {
             "type": "object", "required": ["type", "title", "status", "detail"],
             "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}}
           }

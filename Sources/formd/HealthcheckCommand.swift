@@ -153,7 +153,7 @@ enum HealthProbe {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Socket.stream
         #else
         hints.ai_socktype = SOCK_STREAM
         #endif
@@ -171,6 +171,7 @@ enum HealthProbe {
             ai = a.pointee.ai_next
             let fd = socket(a.pointee.ai_family, a.pointee.ai_socktype, a.pointee.ai_protocol)
             if fd < 0 { lastError = errnoText(); continue }
+            Socket.prepare(fd)
             defer { close(fd) }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             if connect(fd, a.pointee.ai_addr, a.pointee.ai_addrlen) != 0 {
@@ -186,7 +187,7 @@ enum HealthProbe {
                 "GET \(target.path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: formd-healthcheck\r\nConnection: close\r\n\r\n".utf8)
             var sent = 0
             while sent < request.count {
-                let n = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, request.count - sent, Int32(MSG_NOSIGNAL)) }
+                let n = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, request.count - sent, Socket.noSignal) }
                 if n > 0 { sent += n; continue }
                 if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
                     guard wait(fd, for: Int16(POLLOUT), until: deadline) else { return .failed("send: timed out") }
