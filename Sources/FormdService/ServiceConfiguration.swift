@@ -66,9 +66,14 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// worker per core. On a small machine this keeps the loops from competing with the workers
     /// (and with anything else on the host) for the same cores, which is what made tail
     /// latency grow when every core ran a loop that also validated (docs/BENCHMARKS.md).
+    ///
+    /// On the Dispatch event queue an I/O loop is a serial queue, not a thread: an idle one costs
+    /// nothing, and one per core is what it takes to keep up (one queue on this 2-core machine
+    /// answered 46,500 health checks a second, two answered 65,600; docs/BENCHMARKS.md).
     public func threads(cores: Int) -> (io: Int, workers: Int) {
         let cores = max(1, cores)
-        return (ioThreads ?? max(1, cores / 4), workers ?? cores)
+        let queue = eventQueue ?? .platformDefault
+        return (ioThreads ?? (queue == .dispatch ? cores : max(1, cores / 4)), workers ?? cores)
     }
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

@@ -1,4 +1,5 @@
 import Foundation
+import FormdHTTP
 import FormdService
 import Testing
 #if canImport(Glibc)
@@ -164,6 +165,9 @@ struct ConfigurationTests {
         #expect(auto.threads(cores: 2) == (1, 2))
         #expect(auto.threads(cores: 8) == (2, 8))
         #expect(auto.threads(cores: 64) == (16, 64))
+        var dispatch = auto
+        dispatch.eventQueue = .dispatch
+        #expect(dispatch.threads(cores: 2) == (2, 2), "a Dispatch loop is a queue: one per core")
 
         let f = try TempFolder()
         let file = try f.write("c.json", #"{"server": {"io_threads": 3, "workers": "auto"}}"#).path
