@@ -113,10 +113,11 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
         default:
             break
         }
-        if path == "/" || path.hasPrefix("/client/") {
-            return webAsset(path, request)
+        guard path.hasPrefix("/forms/") else {
+            // The client's files come after every API route, so the API pays nothing for them.
+            if path == "/" || path.hasPrefix("/client/") { return webAsset(path, request) }
+            return ("other", Self.notFound("no such resource: \(path)"))
         }
-        guard path.hasPrefix("/forms/") else { return ("other", Self.notFound("no such resource: \(path)")) }
         let rest = path.dropFirst("/forms/".count)
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
         switch parts.count {

@@ -133,7 +133,7 @@ export class FormSession {
   }
 
   evaluate(values, changed = []) {
-    return this.#ordered((seq) => this.client.evaluate(this.formId, values, changed, { version: this.version }), true);
+    return this.#ordered(() => this.client.evaluate(this.formId, values, changed, { version: this.version }), true);
   }
 
   validate(values) {
@@ -145,7 +145,7 @@ export class FormSession {
 
   async #ordered(send, isState) {
     const seq = ++this.sent;
-    const answer = await send(seq);
+    const answer = await send();
     if (seq < this.applied) return null;
     this.applied = seq;
     if (isState) this.state = answer;
@@ -173,8 +173,6 @@ let renderCount = 0;
 
 const TEXT_KINDS = new Set(["text", "name", "email", "password", "number", "count", "float"]);
 
-/** Equality of JSON scalars, as formd compares an option id with a value it returned. */
-const sameValue = (a, b) => a === b || (typeof a === "number" && typeof b === "number" && a === b);
 
 function el(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
@@ -519,7 +517,7 @@ export class FormView {
     if (!c || entry.kind === "button") return;
     if (entry.kind === "switch") { c.checked = value === true; return; }
     if (entry.options) {
-      const i = has ? entry.options.findIndex((o) => sameValue(o.id, value)) : -1;
+      const i = has ? entry.options.findIndex((o) => o.id === value) : -1;
       if (c.tagName === "SELECT") {
         const o = i >= 0 ? c.querySelector(`option[data-option="${i}"]`) : c.querySelector('option[value=""]');
         if (o) o.selected = true;

@@ -123,36 +123,11 @@ extension FormState {
         }
         w.key("errors")
         w.beginArray()
-        for e in errors {
-            w.beginObject()
-            switch e.subject {
-            case .field(let id):
-                w.key("field")
-                w.string(id)
-            case .section(let id):
-                w.key("section")
-                w.string(id)
-            case .form: break
-            }
-            w.key("code")
-            w.string(e.code)
-            w.key("message")
-            w.string(e.message)
-            w.key("params")
-            w.writeValue(.object(JSONObject(e.params.map { JSONObject.Member(key: $0.key, value: $0.value) })))
-            w.endObject()
-        }
+        for e in errors { w.errorEntry(field: e.field, section: e.section, code: e.code, message: e.message, params: e.params) }
         w.endArray()
         w.key("dropped")
         w.beginArray()
-        for d in dropped {
-            w.beginObject()
-            w.key("field")
-            w.string(d.key)
-            w.key("reason")
-            w.string(d.reason.rawValue)
-            w.endObject()
-        }
+        for d in dropped { w.droppedEntry(key: d.key, reason: d.reason.rawValue) }
         w.endArray()
         if mode == .validate {
             w.key("hidden")

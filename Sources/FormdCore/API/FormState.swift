@@ -58,6 +58,8 @@ public struct FormState: Sendable, Equatable {
 
         /// The field's id, if the error is on a field.
         public var field: String? { if case .field(let id) = subject { id } else { nil } }
+        /// The section's id, if the error is on a section (instance counts).
+        public var section: String? { if case .section(let id) = subject { id } else { nil } }
 
         /// Equal when subject, code, message and params (in order) are.
         public static func == (a: Error, b: Error) -> Bool {

@@ -106,28 +106,11 @@ extension Evaluation {
         w.key("errors")
         w.beginArray()
         for e in errors {
-            w.beginObject()
             switch e.subject {
-            case .field(let id):
-                w.key("field")
-                w.string(id)
-            case .section(let id):
-                w.key("section")
-                w.string(id)
-            case .form: break
+            case .field(let id): w.errorEntry(field: id, section: nil, code: e.code.rawValue, message: e.message, params: e.params)
+            case .section(let id): w.errorEntry(field: nil, section: id, code: e.code.rawValue, message: e.message, params: e.params)
+            case .form: w.errorEntry(field: nil, section: nil, code: e.code.rawValue, message: e.message, params: e.params)
             }
-            w.key("code")
-            w.string(e.code.rawValue)
-            w.key("message")
-            w.string(e.message)
-            w.key("params")
-            w.beginObject()
-            for p in e.params {
-                w.key(p.key)
-                w.writeValue(p.value)
-            }
-            w.endObject()
-            w.endObject()
         }
         w.endArray()
     }
@@ -180,14 +163,7 @@ extension Evaluation {
     private func writeDropped(_ w: inout JSONWriter) {
         w.key("dropped")
         w.beginArray()
-        for d in dropped {
-            w.beginObject()
-            w.key("field")
-            w.string(d.field)
-            w.key("reason")
-            w.string(d.reason.rawValue)
-            w.endObject()
-        }
+        for d in dropped { w.droppedEntry(key: d.field, reason: d.reason.rawValue) }
         w.endArray()
     }
 }
