@@ -18,6 +18,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Providers and precedence of the settings; no traits: formd reads its JSON file itself
+        // (file:line:col errors, unknown keys refused).
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -61,6 +64,7 @@ let package = Package(
             name: "FormdService",
             dependencies: [
                 "FormdCore", "FormdHTTP", "FormdWeb",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

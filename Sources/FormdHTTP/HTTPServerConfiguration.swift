@@ -1,7 +1,7 @@
 import Foundation
 
 /// Server settings. Defaults follow `API.md` (`limits.*`, `timeouts.*`).
-public struct HTTPServerConfiguration: Sendable {
+public struct HTTPServerConfiguration: Sendable, Equatable {
     /// How handlers are run.
     public enum HandlerMode: Sendable, Equatable {
         /// On the connection's I/O loop thread (default). Fastest for short CPU-bound handlers

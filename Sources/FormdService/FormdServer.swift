@@ -39,22 +39,11 @@ public final class FormdServer: @unchecked Sendable {
         service = FormService(
             registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes,
             maxInstances: c.maxInstances, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled)
-        var h = HTTPServerConfiguration()
-        h.host = c.host
-        h.port = c.port
+        var h = c.http
         let threads = c.threads(cores: ProcessInfo.processInfo.activeProcessorCount)
         h.ioThreads = threads.io
         h.eventQueue = c.eventQueue ?? .platformDefault
         h.handlerMode = threads.workers == 0 ? .inline : .pool(width: threads.workers)
-        h.maxBodyBytes = c.maxBodyBytes
-        h.maxHeaderBytes = c.maxHeaderBytes
-        h.maxConnections = c.maxConnections
-        h.maxQueuedResponseBytes = c.maxQueuedResponseBytes
-        h.maxTotalQueuedResponseBytes = c.maxTotalQueuedResponseBytes
-        h.headerTimeout = c.headerSeconds
-        h.bodyTimeout = c.bodySeconds
-        h.idleTimeout = c.idleSeconds
-        h.shutdownTimeout = c.shutdownSeconds
         if let cert = c.tlsCert, let key = c.tlsKey {
             let tls = TLSConfiguration(certificateChainPath: cert, privateKeyPath: key)
             do { try tls.validate() } catch { throw ConfigurationError("server.tls: \(error)") }

@@ -6,7 +6,10 @@ struct Formd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "formd",
         abstract: "Serves, checks and evaluates Hyper-style form definitions.",
-        subcommands: [ServeCommand.self, CheckCommand.self, ValidateCommand.self, EvaluateCommand.self, HealthcheckCommand.self]
+        subcommands: [
+            ServeCommand.self, CheckCommand.self, ValidateCommand.self, EvaluateCommand.self, HealthcheckCommand.self,
+            ConfigCommand.self,
+        ]
     )
 }
 

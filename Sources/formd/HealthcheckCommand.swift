@@ -67,11 +67,11 @@ struct HealthcheckCommand: ParsableCommand {
                 printError("formd healthcheck: the server uses TLS; healthcheck speaks plain HTTP only")
                 throw ExitCode(2)
             }
-            guard (1...65535).contains(c.port) else {
-                printError("formd healthcheck: server.port \(c.port) is not a port a client can reach")
+            guard (1...65535).contains(c.http.port) else {
+                printError("formd healthcheck: server.port \(c.http.port) is not a port a client can reach")
                 throw ExitCode(2)
             }
-            target = Target(host: c.host, port: c.port, path: path)
+            target = Target(host: c.http.host, port: c.http.port, path: path)
         }
         switch HealthProbe.get(target, timeout: timeout) {
         case .status(200):

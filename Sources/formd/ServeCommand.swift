@@ -44,13 +44,7 @@ struct ServeCommand: ParsableCommand {
         flags["server.tls.key"] = tlsKey
         flags["cors.allowed_origins"] = corsAllowedOrigins
         if noUI { flags["ui.enabled"] = "false" }
-        for setting in settings {
-            guard let eq = setting.firstIndex(of: "="), eq != setting.startIndex else {
-                printError("formd: --set expects KEY=VALUE, got \"\(setting)\"")
-                throw ExitCode(2)
-            }
-            flags[String(setting[..<eq])] = String(setting[setting.index(after: eq)...])
-        }
+        flags.merge(try settingFlags(settings)) { _, set in set }
         let configuration: ServiceConfiguration
         do {
             configuration = try ServiceConfiguration.resolve(
@@ -110,7 +104,7 @@ struct ServeCommand: ParsableCommand {
             logger.warning("signal handlers not confirmed in 5 s; a SIGTERM sent right now may be lost")
         }
         let scheme = configuration.tlsCert == nil ? "http" : "https"
-        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let shownHost = configuration.http.host.contains(":") ? "[\(configuration.http.host)]" : configuration.http.host
         FileHandle.standardOutput.write(Data("formd listening on \(scheme)://\(shownHost):\(boundPort)\n".utf8))
 
         withExtendedLifetime(sources) { dispatchMain() }

@@ -2,14 +2,17 @@
 import FormdHTTP
 import Foundation
 
-/// Every setting of API.md, resolved from (highest first) the command line, `FORMD_*` environment
-/// variables, the config file, and the built-in defaults.
+/// Every setting, resolved from (highest first) the command line, `FORMD_*` environment variables,
+/// the config file, and the built-in defaults. Each key is declared once, in
+/// `ServiceConfiguration.settings` (ServiceConfiguration+Settings.swift); a default is the initial
+/// value of the property the key writes (the HTTP layer's own defaults for `http`).
 public struct ServiceConfiguration: Sendable, Equatable {
     public enum LogFormat: String, Sendable { case text, json }
 
-    public var host = "127.0.0.1"
-    public var port = 8080
-    /// I/O threads (epoll loops); nil: one per four cores, at least one.
+    /// The HTTP server's settings: address, limits and timeouts. `FormdServer` adds the threads,
+    /// the event queue and TLS, which need the machine or files.
+    public var http = HTTPServerConfiguration()
+    /// I/O loops; nil: one per four cores, at least one (epoll), one per core (Dispatch).
     public var ioThreads: Int?
     /// Threads that run validate/evaluate; 0 runs them on the I/O threads; nil: one per core.
     public var workers: Int?
@@ -23,21 +26,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var formsStrict = false
     /// Definition files larger than this are refused unread.
     public var maxFileBytes = DefinitionFile.defaultMaxBytes
-    public var maxBodyBytes = 1_048_576
-    public var maxHeaderBytes = 16_384
-    public var maxConnections = 10_000
-    /// Answer bytes queued for a client that does not read before its requests wait.
-    public var maxQueuedResponseBytes = 1 << 20
-    /// Answer bytes queued across all connections before connections with answers waiting stop.
-    public var maxTotalQueuedResponseBytes = 64 << 20
     /// The longest text a text formula may produce (UTF-8 bytes).
     public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
     /// Instances evaluated per dynamic section that has no `max_instances`.
     public var maxInstances = EvaluationOptions.defaultMaxInstances
-    public var headerSeconds = 10.0
-    public var bodySeconds = 30.0
-    public var idleSeconds = 60.0
-    public var shutdownSeconds = 25.0
     public var logLevel = "info"
     public var logFormat = LogFormat.text
     public var postalCodes: String?
@@ -49,17 +41,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public init() {}
 
     /// The dotted keys, in documentation order.
-    public static let keys = [
-        "server.host", "server.port", "server.io_threads", "server.workers", "server.event_queue", "server.tls.cert", "server.tls.key",
-        "forms.directory", "forms.reload", "forms.strict", "forms.max_file_bytes", "limits.max_body_bytes", "limits.max_header_bytes", "limits.max_connections", "limits.max_queued_response_bytes", "limits.max_total_queued_response_bytes", "limits.max_text_bytes", "limits.max_instances", "timeouts.header_seconds",
-        "timeouts.body_seconds", "timeouts.idle_seconds", "timeouts.shutdown_seconds", "log.level", "log.format",
-        "validators.postal_codes", "cors.allowed_origins", "ui.enabled",
-    ]
-
-    /// `server.port` → `FORMD_SERVER_PORT`.
-    public static func environmentName(of key: String) -> String {
-        "FORMD_" + key.uppercased().replacingOccurrences(of: ".", with: "_")
-    }
+    public static var keys: [String] { settings.map(\.key) }
 
     /// The I/O threads and workers to run with on `cores` cores. One epoll loop serves tens of
     /// thousands of requests a second, so a few suffice; validation, the costly part, runs on a
@@ -75,8 +57,6 @@ public struct ServiceConfiguration: Sendable, Equatable {
         let queue = eventQueue ?? .platformDefault
         return (ioThreads ?? (queue == .dispatch ? cores : max(1, cores / 4)), workers ?? cores)
     }
-
-    static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
 }
 
 /// A setting that cannot be used: start-up fails with this message, naming the key.

@@ -1,0 +1,75 @@
+import FormdHTTP
+
+extension ServiceConfiguration {
+    /// Every setting, in documentation order: the one place a key is declared (name, accepted
+    /// values, where it goes, meaning). Its default is the initial value of the property it writes.
+    /// A test checks that the README's table and `config/formd.json` are what `formd config
+    /// --reference` and `formd config --defaults` print from this list.
+    public static let settings: [Setting] = [
+        .text("server.host", \.http.host,
+            "listen address; the container image sets `0.0.0.0`"),
+        .integer("server.port", \.http.port, 0...65535,
+            "listen port; `0` takes a free one"),
+        .automatic("server.io_threads", \.ioThreads, 1...256,
+            "I/O loops (epoll threads or Dispatch queues, `server.event_queue`) that own the connections and answer the cheap endpoints (health, readiness, metrics, definitions); `auto`: one per four cores, at least one (epoll), one per core (Dispatch, whose loops are queues, not threads)"),
+        .automatic("server.workers", \.workers, 0...1024,
+            "threads that run validate and evaluate; `auto`: one per core; `0` runs them on the I/O threads"),
+        .choice(
+            "server.event_queue", \.eventQueue, ["auto": nil, "epoll": .epoll, "dispatch": .dispatch],
+            "how the I/O loops wait for sockets: `epoll` (a thread per loop in `epoll_wait`; Linux only), `dispatch` (a serial Dispatch queue per loop with read/write sources per socket; portable), or `auto` (epoll on Linux, Dispatch elsewhere). Both run the same connection code; figures for both in docs/BENCHMARKS.md",
+            refuse: { kind in
+                #if os(Linux)
+                nil
+                #else
+                kind == .epoll ? "epoll exists on Linux only; use \"auto\" or \"dispatch\"" : nil
+                #endif
+            }),
+        .optionalText("server.tls.cert", \.tlsCert,
+            "PEM certificate chain; with `server.tls.key` it turns HTTPS on (TLS 1.2 and 1.3, Mozilla intermediate ciphers, ALPN `http/1.1`). The two must be set together; SIGHUP reloads both without dropping connections"),
+        .optionalText("server.tls.key", \.tlsKey,
+            "PEM private key"),
+        .text("forms.directory", \.formsDirectory,
+            "folder of `*.json` definitions (not its sub-folders)"),
+        .flag("forms.reload", \.formsReload,
+            "poll the folder every second; a changed file is checked and swapped in atomically; a broken one is logged and the last good version keeps serving"),
+        .flag("forms.strict", \.formsStrict,
+            "refuse definitions that have warnings (unknown keys, kinds that resemble built-in ones, hide loops, ...) as if they had errors; warnings are logged at `warning` on every load and reload either way"),
+        .integer("forms.max_file_bytes", \.maxFileBytes, 1024...1 << 30,
+            "definition files larger than this (8 MiB; the bundled forms are under 10 KB) are refused without being read, at start and on reload; 1024 to 1073741824"),
+        .integer("limits.max_body_bytes", \.http.maxBodyBytes, 1...1 << 30,
+            "larger request bodies get 413 (also after gzip inflation)"),
+        .integer("limits.max_header_bytes", \.http.maxHeaderBytes, 256...1 << 20,
+            "request line plus headers; larger get 431 (414 for a long target)"),
+        .integer("limits.max_connections", \.http.maxConnections, 1...1_000_000,
+            "past it, new connections get 503 and are closed"),
+        .integer("limits.max_queued_response_bytes", \.http.maxQueuedResponseBytes, 4096...1 << 30,
+            "back-pressure: while this many bytes of answers wait for a client that does not read, formd parses (and so reads) no further pipelined request of that connection; it goes on as the client reads (a single larger answer is still sent whole)"),
+        .integer("limits.max_total_queued_response_bytes", \.http.maxTotalQueuedResponseBytes, 4096...1 << 40,
+            "the same across all connections: past it, every connection that already has an answer waiting stops until its client reads; each connection can always get one answer"),
+        .integer("limits.max_instances", \.maxInstances, 1...1_000_000,
+            "instances evaluated per repeating section that has no `max_instances` of its own (a section's `max_instances` is its cap): instances past the cap are not evaluated, their keys are listed in `dropped` as `over_limit`, and the section gets the `max_instances` error"),
+        .integer("limits.max_text_bytes", \.maxTextBytes, 64...1 << 30,
+            "the longest text a text formula may produce (UTF-8 bytes); past it the field has no value and the error `text_too_long`, so templates that repeat each other cannot grow without bound"),
+        .seconds("timeouts.header_seconds", \.http.headerTimeout,
+            "to receive a complete request head; then 408"),
+        .seconds("timeouts.body_seconds", \.http.bodyTimeout,
+            "to receive a complete body"),
+        .seconds("timeouts.idle_seconds", \.http.idleTimeout,
+            "keep-alive idle time"),
+        .seconds("timeouts.shutdown_seconds", \.http.shutdownTimeout,
+            "drain time on SIGTERM"),
+        .choice(
+            "log.level", \.logLevel,
+            ["trace": "trace", "debug": "debug", "info": "info", "notice": "notice", "warning": "warning", "error": "error", "critical": "critical"],
+            "`trace`, `debug`, `info`, `notice`, `warning`, `error`, `critical`"),
+        .choice("log.format", \.logFormat, ["text": .text, "json": .json], "`json`: one JSON object per line"),
+        .optionalText("validators.postal_codes", \.postalCodes,
+            "JSON file for the `postal_code` check: `{\"0450\": \"Oslo\", ...}` or `[{\"City\": \"Oslo\", \"Code\": \"0450\"}, ...]`"),
+        .list(
+            "cors.allowed_origins", \.corsAllowedOrigins, expected: "a list of origins or \"*\"",
+            check: { o in o == "*" || CORSPolicy.isOrigin(o) ? nil : "\"\(o)\" is not an origin (scheme://host[:port], no path)" },
+            "origins whose web pages may call formd from a browser: a JSON list of `scheme://host[:port]` (the variable: comma-separated), or `*` for any. Allowed origins get preflight `OPTIONS` answers (204, `Access-Control-Allow-Methods`, `-Allow-Headers` `Content-Type, If-Match, If-None-Match, Accept-Language, X-Request-Id`, `-Max-Age` 600) and `Access-Control-Allow-Origin` and `-Expose-Headers: ETag, X-Request-Id, Content-Language` on every answer, with `Vary: Origin`; other origins get no CORS header. Empty (the default): nothing changes"),
+        .flag("ui.enabled", \.uiEnabled,
+            "serve the form page at `/` (pick a form, use it live, see requests and answers). `false` in production if you do not want it: `/` then answers 404. The embeddable client (`/client/formd.js`, `/client/formd.css`) is served either way"),
+    ]
+}
