@@ -80,10 +80,12 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // What every test target shares: the HTTP test client (plain and TLS), a test CA, `eventually`.
+        .target(name: "FormdTestSupport", dependencies: ["COpenSSL"], path: "Tests/FormdTestSupport"),
         .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore"]),
-        .testTarget(name: "FormdHTTPTests", dependencies: ["FormdHTTP"]),
+        .testTarget(name: "FormdHTTPTests", dependencies: ["FormdHTTP", "FormdTestSupport"]),
         // Depends on the executable so `swift test` builds `formd` first: these tests start the real binary.
-        .testTarget(name: "FormdServiceTests", dependencies: ["FormdService", "FormdClient", "formd"]),
+        .testTarget(name: "FormdServiceTests", dependencies: ["FormdService", "FormdClient", "FormdTestSupport", "formd"]),
     ],
     swiftLanguageModes: [.v6]
 )

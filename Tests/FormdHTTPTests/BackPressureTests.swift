@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -28,12 +29,12 @@ import Glibc
             c.maxQueuedResponseBytes = 64 << 10
         }
         defer { stop(s) }
-        let c = try TestClient(port: port, timeout: 10, receiveBuffer: 4096)
+        let c = try HTTPTestClient(port: port, timeout: 10, receiveBuffer: 4096)
         // 2,000 requests for 8 KiB answers each: 16 MiB of answers if all were made at once.
         let count = 2_000
         var burst: [UInt8] = []
         for i in 0..<count { burst += Array("GET /big-raw?n=\(i) HTTP/1.1\r\nHost: x\r\n\r\n".utf8) }
-        c.send(burst)  // the kernel's buffers take all of it; the server must not parse it all
+        try c.send(burst)  // the kernel's buffers take all of it; the server must not parse it all
         var previous = -1
         for _ in 0..<20 {  // until the server stops answering (bounded: 2 s)
             usleep(100_000)

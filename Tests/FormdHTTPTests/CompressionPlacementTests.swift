@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Testing
 @testable import FormdHTTP
 
@@ -22,9 +23,9 @@ import Testing
     @Test func workerAnswersAreCompressedOnTheWorker() throws {
         let (s, port) = try makeServer(handler: Handler()) { $0.handlerMode = .pool(width: 2) }
         defer { stop(s) }
-        let c = try TestClient(port: port)
+        let c = try HTTPTestClient(port: port)
         for _ in 0..<5 {
-            c.send("POST /work HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nContent-Length: 0\r\n\r\n")
+            try c.send("POST /work HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nContent-Length: 0\r\n\r\n")
             let r = try #require(c.read())
             #expect(r.headers["content-encoding"] == "gzip")
             #expect(r.headers["vary"] == "Accept-Encoding")
@@ -32,7 +33,7 @@ import Testing
         }
         #expect(loopDeflates(s) == 0, "the loop compressed none of the worker's answers")
         // A client that does not accept gzip gets the plain body.
-        c.send("POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        try c.send("POST /work HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         let plain = try #require(c.read())
         #expect(plain.headers["content-encoding"] == nil && plain.body == Handler.big)
     }
@@ -40,15 +41,15 @@ import Testing
     @Test func keyedBodiesAreCompressedOnce() throws {
         let (s, port) = try makeServer(handler: Handler()) { $0.handlerMode = .pool(width: 2) }
         defer { stop(s) }
-        let c = try TestClient(port: port)
+        let c = try HTTPTestClient(port: port)
         for _ in 0..<10 {
-            c.send("GET /keyed HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+            try c.send("GET /keyed HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
             let r = try #require(c.read())
             #expect(r.headers["content-encoding"] == "gzip")
             #expect(try Gzip.inflate(r.body, limit: 1 << 20).get() == Handler.big)
         }
         #expect(loopDeflates(s) == 1, "ten answers, one deflate")
-        c.send("GET /unkeyed HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+        try c.send("GET /unkeyed HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
         #expect(try #require(c.read()).headers["content-encoding"] == "gzip")
         #expect(loopDeflates(s) == 2, "a body without a key is compressed where it is served")
     }

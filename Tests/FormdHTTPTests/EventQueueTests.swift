@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -21,24 +22,24 @@ import Glibc
         defer { stop(s) }
         // Many connections opened and closed: descriptors are reused only once their sources are gone.
         for round in 0..<3 {
-            var clients: [TestClient] = []
+            var clients: [HTTPTestClient] = []
             for i in 0..<40 {
-                let c = try TestClient(port: port)
-                c.send("GET /c\(round)-\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let c = try HTTPTestClient(port: port)
+                try c.send("GET /c\(round)-\(i) HTTP/1.1\r\nHost: x\r\n\r\n")
                 clients.append(c)
             }
             for (i, c) in clients.enumerated() {
                 let r = try #require(c.read())
-                #expect(r.status == 200 && r.bodyString == "{\"path\":\"/c\(round)-\(i)\",\"query\":\"\",\"len\":0}")
+                #expect(r.status == 200 && r.text == "{\"path\":\"/c\(round)-\(i)\",\"query\":\"\",\"len\":0}")
             }
         }
-        let c = try TestClient(port: port)
+        let c = try HTTPTestClient(port: port)
         var all = ""
         for i in 0..<50 { all += "POST /p\(i) HTTP/1.1\r\nHost: x\r\nContent-Length: \(i)\r\n\r\n" + String(repeating: "z", count: i) }
-        c.send(all)
+        try c.send(all)
         for i in 0..<50 {
             let r = try #require(c.read())
-            #expect(r.bodyString == "{\"path\":\"/p\(i)\",\"query\":\"\",\"len\":\(i)}")
+            #expect(r.text == "{\"path\":\"/p\(i)\",\"query\":\"\",\"len\":\(i)}")
         }
     }
 
@@ -52,8 +53,8 @@ import Glibc
         }
         let (s, port) = try makeServer(handler: Big()) { $0.eventQueue = kind; $0.ioThreads = 1 }
         defer { stop(s) }
-        let c = try TestClient(port: port)
-        c.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /big2 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let c = try HTTPTestClient(port: port)
+        try c.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /big2 HTTP/1.1\r\nHost: x\r\n\r\n")
         usleep(200_000)  // the server fills the socket buffers and waits for writability
         for _ in 0..<2 {
             let r = try #require(c.read())
@@ -70,20 +71,20 @@ import Glibc
             }
         }
         let (s, port) = try makeServer(handler: Slow()) { $0.eventQueue = kind; $0.ioThreads = 2; $0.handlerMode = .pool(width: 2) }
-        let idle = try TestClient(port: port)
-        let busy = try TestClient(port: port)
-        busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        let idle = try HTTPTestClient(port: port)
+        let busy = try HTTPTestClient(port: port)
+        try busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         usleep(50_000)
         let done = DispatchSemaphore(value: 0)
         let t0 = Date()
         s.shutdown { done.signal() }
         let r = try #require(busy.read())
         #expect(r.status == 200 && r.headers["connection"] == "close")
-        #expect(busy.isClosedByPeer())
+        #expect(busy.isClosedByServer())
         shutdown(busy.fd, Int32(SHUT_WR))  // the server lingers until the client's FIN (up to 2 s)
         #expect(done.wait(timeout: .now() + 5) == .success)
         #expect(Date().timeIntervalSince(t0) < 2, "the drain ends when the last answer is out")
-        #expect(idle.isClosedByPeer())
+        #expect(idle.isClosedByServer())
         #expect(s.state == .stopped)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import FormdHTTP
 import FormdService
 import Testing

@@ -1,5 +1,6 @@
 @testable import FormdService
 import Foundation
+import FormdTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

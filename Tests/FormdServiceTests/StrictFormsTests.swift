@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Testing
 
 /// Definition warnings are logged at `warning` on every load and reload, and `forms.strict`

@@ -1,15 +1,10 @@
 import Foundation
+import FormdTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// A failure of the test harness itself (binary not found, server did not start, ...).
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// Where the `formd` executable is. The test target depends on the `formd` target, so `swift test`
 /// builds it into the same products folder as the test bundle.
@@ -234,13 +229,13 @@ final class FormdServerProcess: @unchecked Sendable {
     /// One request on a fresh connection.
     func request(
         _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil
-    ) throws -> HTTPTestResponse {
+    ) throws -> TestResponse {
         let c = try connect()
         return try c.exchange(method, path, headers: headers, body: body)
     }
 
     func request(_ method: String, _ path: String, headers: [(String, String)] = [], json: String) throws
-        -> HTTPTestResponse
+        -> TestResponse
     {
         try request(method, path, headers: [("Content-Type", "application/json")] + headers, body: Array(json.utf8))
     }
@@ -305,21 +300,5 @@ final class TempFolder: @unchecked Sendable {
 
     func remove(_ name: String) throws {
         try FileManager.default.removeItem(at: url.appendingPathComponent(name))
-    }
-}
-
-/// Polls `check` until it returns a value or the deadline passes. The wait between tries is a
-/// short condition wait, not a readiness guess: the bound is the deadline.
-func eventually<T>(within seconds: TimeInterval, every interval: TimeInterval = 0.1, _ check: () throws -> T?) rethrows
-    -> T?
-{
-    let deadline = Date() + seconds
-    let pause = NSCondition()
-    while true {
-        if let v = try check() { return v }
-        if Date() >= deadline { return nil }
-        pause.lock()
-        _ = pause.wait(until: min(deadline, Date() + interval))
-        pause.unlock()
     }
 }
