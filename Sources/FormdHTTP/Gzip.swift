@@ -1,9 +1,9 @@
 import CZlib
 
 /// gzip through zlib: bounded inflation of request bodies, and a reusable deflater for responses.
-enum Gzip {
+public enum Gzip {
     /// Inflates a gzip body, never producing more than `limit` bytes (a bomb stops at the cap).
-    static func inflate(_ input: [UInt8], limit: Int) -> Result<[UInt8], HTTPError> {
+    public static func inflate(_ input: [UInt8], limit: Int) -> Result<[UInt8], HTTPError> {
         var strm = z_stream()
         // 16 + 15: gzip wrapper only, 32 KiB window.
         guard inflateInit2_(&strm, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -43,7 +43,7 @@ enum Gzip {
     }
 
     /// One-shot gzip (tests and callers without a `Deflater`).
-    static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8]? {
+    public static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8]? {
         let d = Deflater(level: level)
         return d.compress(input)
     }

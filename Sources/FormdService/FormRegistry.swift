@@ -1,51 +1,50 @@
 @_spi(Engine) import FormdCore
+import FormdHTTP
 import Foundation
 import Logging
 
-/// The served forms. Readers take an immutable `Snapshot` (one lock, one retain), so a request
-/// always sees one consistent version of every form; reloads build a new snapshot and swap it in.
+/// The served forms of one folder, loaded as they are used.
+///
+/// Start-up lists the folder and `stat`s each file, nothing more, so ten thousand forms are ready
+/// in milliseconds. A form is read and compiled the first time a request needs it, or by the
+/// background indexer, which goes through every file once to log broken ones and to learn what
+/// `GET /forms` lists. What is kept per form is small: its listing entry and its served bytes,
+/// gzipped (the version that serves until a newer one compiles, so a broken edit never replaces a
+/// good form). Compiled forms are cached up to `forms.max_compiled_bytes`, least recently used
+/// dropped first (FormRegistry+Loading.swift, FormCache.swift).
 public final class FormRegistry: @unchecked Sendable {
-    /// One consistent set of forms, with the `GET /forms` body precomputed.
-    public final class Snapshot: Sendable {
-        @_spi(Engine) public let forms: [String: LoadedForm]
-        public let listBody: [UInt8]
-
-        init(forms: [String: LoadedForm]) {
-            self.forms = forms
-            var w = JSONWriter(reservingCapacity: 64 + forms.count * 96)
-            w.beginObject()
-            w.key("forms")
-            w.beginArray()
-            for id in forms.keys.sorted() {
-                let f = forms[id]!
-                w.beginObject()
-                w.key("id")
-                w.string(id)
-                w.key("title")
-                w.string(f.title)
-                w.key("version")
-                w.string(f.version)
-                w.key("fields")
-                w.number(f.plan.valueFieldCount)
-                w.endObject()
-            }
-            w.endArray()
-            w.endObject()
-            listBody = w.bytes
-        }
+    /// What `GET /forms` says of a form.
+    struct Listing {
+        let title: String
+        let version: String
+        let fields: Int
     }
 
-    /// What is known of one file: its stamp when last read and a digest of the bytes read.
-    struct FileState {
+    /// The version of a form that serves: it compiled, so it can be compiled again from `source`.
+    struct Good {
+        let listing: Listing
+        /// The served bytes, gzipped.
+        let source: [UInt8]
+        let sourceCount: Int
+        /// Registry-wide counter value when this version was installed: the cache key.
+        let generation: Int
+    }
+
+    /// What is known of one definition file.
+    struct Entry {
+        let path: String
         var stamp: DefinitionFile.Stamp
-        /// nil: the file could not be read (over the size limit, unreadable).
+        /// Of the bytes last read; nil until read, or when the file could not be read.
         var digest: UInt64?
         /// Changed so shortly before it was read that a same-size rewrite within the same
-        /// timestamp tick would leave the stamp unchanged: read again on the next poll.
-        var unsettled: Bool
+        /// timestamp tick would leave the stamp unchanged: read again on the next pass.
+        var unsettled = false
+        /// Not read since start-up (or since it appeared): the indexer or the first request reads it.
+        var pending = true
+        var good: Good?
     }
 
-    /// Every this many polls each file is read and hashed even when its stamp is unchanged
+    /// Every this many poll passes each file is read and hashed even when its stamp is unchanged
     /// (a safety net for file systems whose ctime cannot be trusted; ~1 min at the 1 s poll).
     static let verifyEvery = 60
     /// A file changed less than this before it was read is read once more (coarse timestamps).
@@ -58,146 +57,123 @@ public final class FormRegistry: @unchecked Sendable {
     public let strict: Bool
     let logger: Logger
     let metrics: ServiceMetrics?
-    private let lock = NSLock()
-    private var current = Snapshot(forms: [:])
-    private var files: [String: FileState] = [:]
-    private var polls = 0
-    private var watcher: DispatchSourceTimer?
+
+    /// Guards everything below.
+    let lock = NSCondition()
+    var entries: [String: Entry] = [:]
+    var cache: FormCache
+    /// Bumped whenever what is served changes (a form installed, replaced or removed).
+    var generation = 0
+    /// Ids not yet read, in the order the indexer takes them, and those being read right now.
+    var pendingOrder: [String] = []
+    var pendingNext = 0
+    var inFlight = Set<String>()
+    var listCache: (generation: Int, body: [UInt8])?
+    /// Entries with a good version.
+    var servingCount = 0
+    var polls = 0
+    var watcher: (any DirectoryWatcher)?
+    var pollTimer: DispatchSourceTimer?
+    /// How changes are noticed now: `inotify` or `poll` (`/metrics`-free, for logs and tests).
+    public internal(set) var watchMode = "none"
 
     public init(
-        directory: String, maxFileBytes: Int = DefinitionFile.defaultMaxBytes, strict: Bool = false, logger: Logger,
-        metrics: ServiceMetrics? = nil
+        directory: String, maxFileBytes: Int = DefinitionFile.defaultMaxBytes, strict: Bool = false,
+        maxCompiledBytes: Int = 64 << 20, logger: Logger, metrics: ServiceMetrics? = nil
     ) {
         self.directory = directory
         self.maxFileBytes = maxFileBytes
         self.strict = strict
         self.logger = logger
         self.metrics = metrics
+        self.cache = FormCache(budget: maxCompiledBytes)
     }
 
-    public var snapshot: Snapshot {
+    /// Changes whenever a form is installed, replaced or removed: caches derived from the forms
+    /// (the listing, `/openapi.json`) are keyed by it.
+    public var version: Int { lock.withLock { generation } }
+
+    /// The form `id` as it serves now, compiled on demand; nil if there is no such form, or it
+    /// has never compiled.
+    @_spi(Engine) public func form(_ id: String) -> LoadedForm? {
+        lock.lock()
+        guard let entry = entries[id] else {
+            lock.unlock()
+            return nil
+        }
+        if let good = entry.good, let form = cache.get(id, generation: good.generation) {
+            lock.unlock()
+            return form
+        }
+        let pending = entry.pending
+        lock.unlock()
+        if pending {
+            // Never read yet: read it now (the indexer has not reached it); installing caches it.
+            index(id, initial: true)
+        }
+        guard let good = lock.withLock({ entries[id]?.good }) else { return nil }
+        return compile(id, good)
+    }
+
+    /// The compiled form of a good version: cached, else compiled again from its kept bytes
+    /// (outside the lock, so a cache miss delays no other request; two racing misses both compile).
+    private func compile(_ id: String, _ good: Good) -> LoadedForm? {
+        if let form = lock.withLock({ cache.get(id, generation: good.generation) }) { return form }
+        guard case .success(let bytes) = Gzip.inflate(good.source, limit: good.sourceCount),
+            let form = FormLoader.load(id: id, bytes: bytes).form
+        else {
+            // It compiled when installed, and the engine is deterministic.
+            logger.error("a kept form failed to compile again", metadata: ["form": "\(id)"])
+            return nil
+        }
+        lock.withLock {
+            // Only if it is still the version that serves.
+            if entries[id]?.good?.generation == good.generation { cache.insert(id, generation: good.generation, form) }
+        }
+        return form
+    }
+
+    /// The ids served now (every file read), sorted. Waits for the indexer to finish.
+    public func ids() -> [String] {
+        indexAllPending()
+        return lock.withLock { entries.filter { $0.value.good != nil }.keys.sorted() }
+    }
+
+    /// The `GET /forms` body: every form that serves, by id, built once per registry version.
+    /// The first call after start-up waits for every file to have been read.
+    public func listBody() -> [UInt8] {
+        indexAllPending()
         lock.lock()
         defer { lock.unlock() }
-        return current
-    }
-
-    @_spi(Engine) public func form(_ id: String) -> LoadedForm? { snapshot.forms[id] }
-
-    /// Loads every `<id>.json` of the folder (not sub-folders); broken files are logged and
-    /// skipped, the rest served. Returns the number of forms loaded.
-    @discardableResult
-    public func loadAll() -> Int {
-        rescan(initial: true)
-        return snapshot.forms.count
-    }
-
-    /// Polls the folder every `interval` seconds on a background queue: changed files are checked
-    /// and swapped in; a broken edit keeps the last good version; a removed file stops being served.
-    public func startWatching(interval: Double = 1) {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "formd.registry.watch"))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.rescan(initial: false) }
-        lock.lock()
-        watcher = timer
-        lock.unlock()
-        timer.resume()
-    }
-
-    public func stopWatching() {
-        lock.lock()
-        let w = watcher
-        watcher = nil
-        lock.unlock()
-        w?.cancel()
-    }
-
-    /// One pass over the folder. Only the watcher queue (or the initial load) calls this.
-    ///
-    /// A file is read only when its stamp (device, inode, size, mtime, ctime) changed, when it was
-    /// unsettled at its last read, or on every `verifyEvery`th poll; it is compiled only when the
-    /// digest of its bytes differs from the last read. An idle poll is one directory listing and
-    /// one `stat` per file.
-    func rescan(initial: Bool) {
-        let fm = FileManager.default
-        let names: [String]
-        do {
-            names = try fm.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
-        } catch {
-            if initial { logger.error("cannot read the forms folder", metadata: ["folder": "\(directory)", "error": "\(error)"]) }
-            return
+        if let cached = listCache, cached.generation == generation { return cached.body }
+        let served = entries.compactMap { id, e in e.good.map { (id, $0.listing) } }.sorted { $0.0 < $1.0 }
+        var w = JSONWriter(reservingCapacity: 64 + served.count * 96)
+        w.beginObject()
+        w.key("forms")
+        w.beginArray()
+        for (id, listing) in served {
+            w.beginObject()
+            w.key("id")
+            w.string(id)
+            w.key("title")
+            w.string(listing.title)
+            w.key("version")
+            w.string(listing.version)
+            w.key("fields")
+            w.number(listing.fields)
+            w.endObject()
         }
-        polls += 1
-        let verifyAll = !initial && polls % Self.verifyEvery == 0
-        var forms = snapshot.forms
-        var seen = Set<String>()
-        var changed = false
-        for name in names {
-            let id = String(name.dropLast(5))
-            let path = (directory as NSString).appendingPathComponent(name)
-            guard FormLoader.isValidID(id) else {
-                if initial { logger.warning("skipped: the file name is not a valid form id", metadata: ["file": "\(path)"]) }
-                continue
-            }
-            guard let stamp = DefinitionFile.stamp(path) else { continue }
-            seen.insert(id)
-            let known = files[id]
-            if let known, known.stamp == stamp, !known.unsettled, !verifyAll { continue }
-            let readAt = DefinitionFile.now()
-            let bytes: [UInt8]
-            switch DefinitionFile.read(path, limit: maxFileBytes) {
-            case .failure(let failure):
-                files[id] = FileState(stamp: stamp, digest: nil, unsettled: false)
-                // Reported once per change, not on every verification pass.
-                if known == nil || known?.stamp != stamp || known?.digest != nil {
-                    reject(id, path: path, [Diagnostic(.error, path: "", message: failure.description)], initial: initial)
-                }
-                continue
-            case .success(let read):
-                bytes = read.bytes
-                let digest = DefinitionFile.digest(bytes)
-                files[id] = FileState(
-                    stamp: read.stamp, digest: digest,
-                    unsettled: read.stamp.changed(within: Self.settleSeconds, of: readAt))
-                if known?.digest == digest { continue }
-            }
-            let result = FormLoader.load(id: id, bytes: bytes)
-            // Every load of new content, at start-up and on each reload, says what is suspect.
-            let warnings = result.diagnostics.filter { $0.severity == .warning }
-            for d in warnings {
-                logger.warning("definition warning", metadata: ["form": "\(id)", "problem": "\(d.formatted(file: path))"])
-            }
-            if strict, result.form != nil, !warnings.isEmpty {
-                reject(id, path: path, warnings, initial: initial, strict: true)
-            } else if let form = result.form {
-                if forms[id]?.version != form.version {
-                    forms[id] = form
-                    changed = true
-                    if !initial { logger.info("form reloaded", metadata: ["form": "\(id)", "version": "\(form.version)"]) }
-                }
-            } else {
-                reject(id, path: path, result.diagnostics, initial: initial)
-            }
-        }
-        for id in forms.keys where !seen.contains(id) {
-            forms[id] = nil
-            changed = true
-            logger.info("form removed", metadata: ["form": "\(id)"])
-        }
-        for id in files.keys where !seen.contains(id) { files[id] = nil }
-        if changed || initial {
-            let next = Snapshot(forms: forms)
-            lock.lock()
-            current = next
-            lock.unlock()
-            metrics?.formsLoaded(forms.count)
-        }
+        w.endArray()
+        w.endObject()
+        listCache = (generation, w.bytes)
+        return w.bytes
     }
 
-    private func reject(_ id: String, path: String, _ diagnostics: [Diagnostic], initial: Bool, strict: Bool = false) {
-        if !initial { metrics?.reloadFailed() }
-        let lines = diagnostics.filter { strict || $0.severity == .error }.map { $0.formatted(file: path) }
-        logger.error(
-            initial ? "form rejected; not served" : "reload failed; the last good version keeps serving",
-            metadata: ["form": "\(id)", "problems": "\(lines.joined(separator: "; "))"])
+    /// Whether `form(id)` would answer from the cache, without reading or compiling.
+    public func isCompiled(_ id: String) -> Bool {
+        lock.withLock { entries[id]?.good.map { cache.contains(id, generation: $0.generation) } ?? false }
     }
+
+    /// Compiled forms held now and their estimated bytes (for tests and the scale benchmark).
+    public var cacheUsage: (forms: Int, bytes: Int) { lock.withLock { (cache.count, cache.totalCost) } }
 }

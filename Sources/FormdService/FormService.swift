@@ -18,7 +18,7 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     private var ready = false
     /// `/openapi.json` of the current forms, rebuilt when a reload swaps the snapshot.
     private let openAPILock = NSLock()
-    private var openAPICache: (snapshot: FormRegistry.Snapshot, bytes: [UInt8], etag: String)?
+    private var openAPICache: (version: Int, bytes: [UInt8], etag: String)?
 
     public init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
@@ -64,8 +64,15 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     /// Everything but the engine's endpoints (POST under `/forms/`) is answered from memory in
     /// microseconds, so it stays on the I/O loop; validate and evaluate go to the worker pool.
     public func runsOnIOLoop(_ request: HTTPRequest) -> Bool {
+        let path = request.path
+        // The listing and the OpenAPI document may have to read every definition (the first
+        // call, or the first after a change): a worker's job, never an I/O loop's.
+        if path == "/forms" || path == "/openapi.json" { return false }
+        guard path.hasPrefix("/forms/") else { return true }
         // A form's submission schema is built per request: a worker's job too.
-        !(request.path.hasPrefix("/forms/") && (request.method == "POST" || request.path.hasSuffix("/schema")))
+        if request.method == "POST" || path.hasSuffix("/schema") { return false }
+        // A definition is cheap to serve once compiled; compiling one is a worker's job.
+        return registry.isCompiled(String(path.dropFirst("/forms/".count)))
     }
 
     /// `route`, with CORS: a preflight from an allowed origin is answered here, and every answer
@@ -106,7 +113,7 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
             return ("/openapi.json", r)
         case "/forms":
             guard isGet else { return ("/forms", Self.notAllowed("GET, HEAD")) }
-            return ("/forms", .json(registry.snapshot.listBody))
+            return ("/forms", .json(registry.listBody()))
         case "/schemas/form-definition.json":
             guard isGet else { return (path, Self.notAllowed("GET, HEAD")) }
             return (path, definitionSchema(request))
@@ -140,11 +147,12 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     }
 
     func openAPIBytes() -> (bytes: [UInt8], etag: String) {
-        let snapshot = registry.snapshot
-        if let cached = openAPILock.withLock({ openAPICache }), cached.snapshot === snapshot { return (cached.bytes, cached.etag) }
-        let bytes = OpenAPIDocument.bytes(for: snapshot)
+        let version = registry.version
+        if let cached = openAPILock.withLock({ openAPICache }), cached.version == version { return (cached.bytes, cached.etag) }
+        let bytes = OpenAPIDocument.bytes(for: registry)
         let etag = ETag.strong(of: bytes)
-        openAPILock.withLock { openAPICache = (snapshot, bytes, etag) }
+        // Keyed by the version read before building: a change meanwhile makes the next call rebuild.
+        openAPILock.withLock { openAPICache = (version, bytes, etag) }
         return (bytes, etag)
     }
 

@@ -34,8 +34,8 @@ public final class FormdServer: @unchecked Sendable {
             throw ConfigurationError("forms.directory: \(c.formsDirectory) is not a folder")
         }
         let registry = FormRegistry(
-            directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, strict: c.formsStrict, logger: logger,
-            metrics: metrics)
+            directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, strict: c.formsStrict,
+            maxCompiledBytes: c.maxCompiledBytes, logger: logger, metrics: metrics)
         service = FormService(
             registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes,
             maxInstances: c.maxInstances, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled)
@@ -56,8 +56,15 @@ public final class FormdServer: @unchecked Sendable {
     /// Loads the forms, starts listening and becomes ready; returns the bound port.
     public func start() throws -> Int {
         let count = service.registry.loadAll()
-        logger.info("forms loaded", metadata: ["count": "\(count)", "folder": "\(configuration.formsDirectory)"])
-        if configuration.formsReload { service.registry.startWatching() }
+        var watching = "off"
+        if configuration.formsReload {
+            do { watching = try service.registry.startWatching(mode: configuration.formsWatch).rawValue } catch {
+                throw ConfigurationError("\(error)")
+            }
+        }
+        logger.info(
+            "forms found; each is read when first used or by the background indexer",
+            metadata: ["count": "\(count)", "folder": "\(configuration.formsDirectory)", "watch": "\(watching)"])
         let port = try http.start()
         let h = http.configuration
         let workers: String

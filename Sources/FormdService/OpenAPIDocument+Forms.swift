@@ -9,14 +9,15 @@ extension OpenAPIDocument {
         return o
     }()
 
-    static func bytes(for snapshot: FormRegistry.Snapshot) -> [UInt8] {
+    /// Compiles every form it has not cached (the cache's budget still holds: each is used and let go).
+    static func bytes(for registry: FormRegistry) -> [UInt8] {
         var document = base
         var paths = document["paths"]?.objectValue ?? JSONObject()
         var components = document["components"]?.objectValue ?? JSONObject()
         var schemas = components["schemas"]?.objectValue ?? JSONObject()
         let generic = paths["/forms/{id}/validate"]?.objectValue?["post"]?.objectValue ?? JSONObject()
-        for id in snapshot.forms.keys.sorted() {
-            guard let form = snapshot.forms[id], case .object(var schema) = SubmissionSchema(form: form).json else { continue }
+        for id in registry.ids() {
+            guard let form = registry.form(id), case .object(var schema) = SubmissionSchema(form: form).json else { continue }
             schema.members.removeAll { $0.key == "$schema" || $0.key == "$id" }
             let name = "Submission-\(id)"
             schemas.append(name, .object(schema))

@@ -6,7 +6,7 @@
 //   formd-bench --dump employment                             # print the response evaluated
 //   formd-bench --cold large large-x10    # each op timed alone after evicting the caches
 //
-// Scenarios: employment, employment-invalid, large, large-x10, large-e2e, large-x10-e2e, load, load-x10
+// Scenarios: employment, employment-invalid, large, large-x10, large-e2e, large-x10-e2e, load, load-employment, load-x10
 // (default: all).
 @_spi(Engine) import FormdBenchSupport
 @_spi(Engine) import FormdCore
@@ -60,6 +60,13 @@ let scenarios: [Scenario] = [
     Scenario(name: "load", what: "FormLoader.load of 10k fields / 1k formulas (parse + check + compile)") {
         let bytes = LargeForm(scale: 1).definition()
         return { FormLoader.load(id: "large1", bytes: bytes).form == nil ? 0 : 1 }
+    },
+    Scenario(name: "load-employment", what: "FormLoader.load of the employment form (8.4 KB) beside a loaded copy: a cold form on a busy host") {
+        let w = Workload.employment()
+        // A loaded copy keeps its `format` patterns alive, as the forms already in use do on a server,
+        // so the interned patterns are reused; without it every load compiles them (about twice the cost).
+        let pinned = FormLoader.load(id: "pinned", bytes: w.definitionBytes).form
+        return { FormLoader.load(id: "employment", bytes: w.definitionBytes).form == nil || pinned == nil ? 0 : 1 }
     },
     Scenario(name: "load-x10", what: "FormLoader.load of 100k fields / 10k formulas") {
         let bytes = LargeForm(scale: 10).definition()

@@ -245,7 +245,7 @@ struct FormCompiler {
         if let v = field.validations {
             var pattern: FormatPattern?
             if let f = v.format {
-                do { pattern = try FormatPattern(f) } catch {
+                do { pattern = try FormatPattern.interned(f) } catch {
                     self.error(
                         field.path + ".validations.format", "regex does not compile: \(error.message)",
                         stringOffset: error.offset)

@@ -22,6 +22,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var tlsKey: String?
     public var formsDirectory = "Forms"
     public var formsReload = true
+    /// How changes are noticed when `formsReload` is on.
+    public var formsWatch = FormWatchMode.auto
+    /// Estimated memory of the compiled forms kept; least recently used ones are dropped.
+    public var maxCompiledBytes = 64 << 20
     /// Refuse definitions that have warnings, not only errors.
     public var formsStrict = false
     /// Definition files larger than this are refused unread.

@@ -1,0 +1,69 @@
+@_spi(Engine) import FormdCore
+
+/// Compiled forms kept for reuse, least recently used dropped first once their estimated memory
+/// passes `budget`. Not thread-safe: `FormRegistry` holds its lock around every call.
+struct FormCache {
+    /// What a compiled form costs in memory per byte of its definition, as measured with
+    /// `scripts/scale-bench` on copies of the bundled forms (docs/BENCHMARKS.md, "Hosting many
+    /// forms"): the estimate behind `forms.max_compiled_bytes`.
+    static let bytesPerDefinitionByte = 8
+
+    private struct Slot {
+        let form: LoadedForm
+        /// Which registry version of the form this is; a newer one replaces it.
+        let generation: Int
+        let cost: Int
+        var lastUse: UInt64
+    }
+
+    let budget: Int
+    private var slots: [String: Slot] = [:]
+    private var clock: UInt64 = 0
+    private(set) var totalCost = 0
+
+    init(budget: Int) { self.budget = budget }
+
+    var count: Int { slots.count }
+
+    static func cost(of form: LoadedForm) -> Int { max(1, form.servedBytes.count) * bytesPerDefinitionByte }
+
+    func contains(_ id: String, generation: Int) -> Bool { slots[id]?.generation == generation }
+
+    mutating func get(_ id: String, generation: Int) -> LoadedForm? {
+        guard var slot = slots[id], slot.generation == generation else { return nil }
+        clock &+= 1
+        slot.lastUse = clock
+        slots[id] = slot
+        return slot.form
+    }
+
+    /// Keeps `form`; then drops the least recently used others until the total is within budget
+    /// (the form just inserted always stays, however large).
+    mutating func insert(_ id: String, generation: Int, _ form: LoadedForm) {
+        clock &+= 1
+        remove(id)
+        let slot = Slot(form: form, generation: generation, cost: Self.cost(of: form), lastUse: clock)
+        slots[id] = slot
+        totalCost += slot.cost
+        guard totalCost > budget else { return }
+        // Evict in batches (an eighth of the slots, oldest first) so that a full cache does not
+        // sort on every insert.
+        let victims = slots.filter { $0.key != id }.sorted { $0.value.lastUse < $1.value.lastUse }
+        let batch = max(1, slots.count / 8)
+        var evicted = 0
+        for victim in victims {
+            if totalCost <= budget && evicted >= batch { break }
+            remove(victim.key)
+            evicted += 1
+        }
+    }
+
+    mutating func remove(_ id: String) {
+        if let old = slots.removeValue(forKey: id) { totalCost -= old.cost }
+    }
+
+    mutating func removeAll() {
+        slots.removeAll()
+        totalCost = 0
+    }
+}
