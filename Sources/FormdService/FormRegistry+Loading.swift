@@ -6,12 +6,15 @@ import Logging
 /// Finding, reading and installing definition files.
 extension FormRegistry {
     /// Lists the folder (`<id>.json`, not sub-folders) without reading a file, and starts the
-    /// background indexer. Returns the number of definition files found.
+    /// background indexer (unless `indexInBackground` is false: then files are read when first
+    /// needed). Returns the number of definition files found.
     @discardableResult
-    public func loadAll() -> Int {
+    public func loadAll(indexInBackground: Bool = true) -> Int {
         rescan(initial: true)
         let count = lock.withLock { entries.count }
-        DispatchQueue.global(qos: .utility).async { [weak self] in self?.indexAllPending() }
+        if indexInBackground {
+            DispatchQueue.global(qos: .utility).async { [weak self] in self?.indexAllPending() }
+        }
         return count
     }
 
@@ -72,6 +75,9 @@ extension FormRegistry {
         let gone = lock.withLock { entries.keys.filter { !seen.contains($0) } }
         for id in gone { refresh(id, verify: false) }
     }
+
+    /// One full pass over the folder now, as the watcher makes them (for tests and tools).
+    public func rescanNow() { rescan(initial: false) }
 
     /// Looks at one file again: gone (stop serving it), new or changed (read it), else nothing.
     func refresh(_ id: String, verify: Bool) {
