@@ -35,7 +35,13 @@ extension FormRegistry {
                     case .none: break
                     case .some(nil): self.rescan(initial: false)
                     case .some(let names?):
-                        for name in names where name.hasSuffix(".json") {
+                        // Another name changed (a Kubernetes ConfigMap swaps its `..data` link, and
+                        // the `*.json` links then point at new files): look at every file.
+                        if names.contains(where: { !$0.hasSuffix(".json") }) {
+                            self.rescan(initial: false)
+                            return
+                        }
+                        for name in names {
                             let id = String(name.dropLast(5))
                             if FormLoader.isValidID(id) { self.refresh(id, verify: false) }
                         }

@@ -115,6 +115,25 @@ struct RegistryTests {
         try f.remove("a.json")
         #expect(eventually(within: 5, every: 0.002) { r.form("a") == nil ? true : nil } == true)
     }
+
+    /// A Kubernetes ConfigMap volume: `a.json` links to `..data/a.json`, and an update swaps the
+    /// `..data` link (rename over it) to a new folder. No `*.json` name changes.
+    @Test func inotifySeesAConfigMapSwap() throws {
+        let f = try TempFolder()
+        let fm = FileManager.default
+        try f.write("..v1/a.json", Fixtures.titled("One"))
+        try f.write("..v2/a.json", Fixtures.titled("Two"))
+        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data").path, withDestinationPath: "..v1")
+        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("a.json").path, withDestinationPath: "..data/a.json")
+        let r = FormRegistry(directory: f.url.path, logger: Self.logger)
+        r.loadAll(indexInBackground: false)
+        #expect(try r.startWatching(mode: .inotify) == .inotify)
+        defer { r.stopWatching() }
+        #expect(r.form("a")?.title == "One")
+        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data_tmp").path, withDestinationPath: "..v2")
+        #expect(rename(f.url.appendingPathComponent("..data_tmp").path, f.url.appendingPathComponent("..data").path) == 0)
+        #expect(eventually(within: 5, every: 0.002) { r.form("a")?.title == "Two" ? true : nil } == true)
+    }
     #endif
 
     @Test func pollingIsTheFallback() throws {
