@@ -89,7 +89,8 @@ final class Deflater {
             }
         }
         if produced < 0 { return nil }
-        out.removeLast(out.count - produced)
-        return out
+        // A copy of just the output: trimming `out` would keep its capacity (the input's size,
+        // about), and compressed bodies are kept (the gzip cache, the form registry).
+        return Array(out[..<produced])
     }
 }

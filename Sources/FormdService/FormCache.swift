@@ -3,9 +3,9 @@
 /// Compiled forms kept for reuse, least recently used dropped first once their estimated memory
 /// passes `budget`. Not thread-safe: `FormRegistry` holds its lock around every call.
 struct FormCache {
-    /// What a compiled form costs in memory per byte of its definition, as measured with
+    /// What a compiled form costs in memory per byte of its definition: 7.1 measured with
     /// `scripts/scale-bench` on copies of the bundled forms (docs/BENCHMARKS.md, "Hosting many
-    /// forms"): the estimate behind `forms.max_compiled_bytes`.
+    /// forms"), rounded up. The estimate behind `forms.max_compiled_bytes`.
     static let bytesPerDefinitionByte = 8
 
     private struct Slot {
@@ -38,14 +38,15 @@ struct FormCache {
     }
 
     /// Keeps `form`; then drops the least recently used others until the total is within budget
-    /// (the form just inserted always stays, however large).
-    mutating func insert(_ id: String, generation: Int, _ form: LoadedForm) {
+    /// (the form just inserted always stays, however large). Returns whether any was dropped.
+    @discardableResult
+    mutating func insert(_ id: String, generation: Int, _ form: LoadedForm) -> Bool {
         clock &+= 1
         remove(id)
         let slot = Slot(form: form, generation: generation, cost: Self.cost(of: form), lastUse: clock)
         slots[id] = slot
         totalCost += slot.cost
-        guard totalCost > budget else { return }
+        guard totalCost > budget else { return false }
         // Evict in batches (an eighth of the slots, oldest first) so that a full cache does not
         // sort on every insert.
         let victims = slots.filter { $0.key != id }.sorted { $0.value.lastUse < $1.value.lastUse }
@@ -56,6 +57,7 @@ struct FormCache {
             remove(victim.key)
             evicted += 1
         }
+        return evicted > 0
     }
 
     mutating func remove(_ id: String) {
