@@ -33,7 +33,15 @@ import Testing
             ])
         }
         let d = depth - 1
-        switch r.next(7) {
+        switch r.next(10) {
+        case 7: return formula(&r, depth: d) + " ** " + r.pick(["2", "-1", "0.5", "3", "a"])
+        case 8:
+            let fn = r.pick(["log", "ln", "exp", "sin", "trunc", "percent", "negate"])
+            return fn + "(" + formula(&r, depth: d) + ")"
+        case 9:
+            let fn = r.pick(["sum", "avg", "count", "mod", "nthroot", "add", "divide"])
+            let n = ["mod", "nthroot", "add", "divide"].contains(fn) ? 2 : 1 + r.next(3)
+            return fn + "(" + (0..<n).map { _ in formula(&r, depth: d) }.joined(separator: ", ") + ")"
         case 0: return "-(" + formula(&r, depth: d) + ")"
         case 1, 2:
             var s = formula(&r, depth: d)

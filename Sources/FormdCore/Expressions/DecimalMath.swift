@@ -211,6 +211,15 @@ enum DecimalMath {
         return FormNumber.parse(String(r))
     }
 
+    /// `f(a)` computed in Double: inexact (the caller rounds to 15 significant digits); nil when
+    /// the result is not a finite number (a logarithm of 0, `asin(2)`).
+    static func real(_ a: FormNumber, _ inexact: inout Bool, _ f: (Double) -> Double) -> FormNumber? {
+        let r = f(a.doubleValue)
+        guard r.isFinite else { return nil }
+        inexact = true
+        return FormNumber.parse(String(r))
+    }
+
     /// Rounds to `significantDigits` significant digits, ties away from zero.
     static func roundedToSignificantDigits(_ a: FormNumber) -> FormNumber? {
         let digits = a.digitCount

@@ -27,7 +27,9 @@ struct ExpressionToken: Sendable {
 /// * Strings (conditions only): `"..."` or `'...'`, backslash escapes `\" \' \\ \n \t`, any
 ///   other escaped character stands for itself.
 /// * `=` alone is read as `==` (the original accepts it; the language has no assignment, so
-///   this is unambiguous). `===`, `=>` and single `&`/`|` are errors.
+///   this is unambiguous), `=<` and `=>` as `<=` and `>=`; `===` and single `&`/`|` are errors.
+/// * The original's other spellings: `**` (power), `×` `÷`, `≤` `≥` `≠`, `∧` `∨` `¬`; hexadecimal
+///   integers `0x1F`.
 enum ExpressionLexer {
     static func isIdCharacter(_ c: Character) -> Bool {
         c.isLetter || c.isNumber || c == "_" || c == "[" || c == "]" || c == "."
@@ -72,8 +74,17 @@ enum ExpressionLexer {
             case "(": tokens.append(.init(kind: .leftParen, column: column)); i += 1
             case ")": tokens.append(.init(kind: .rightParen, column: column)); i += 1
             case ",": tokens.append(.init(kind: .comma, column: column)); i += 1
+            case "*" where i + 1 < chars.count && chars[i + 1] == "*":
+                tokens.append(.init(kind: .op("**"), column: column)); i += 2
             case "+", "-", "*", "/", "%":
                 tokens.append(.init(kind: .op(String(c)), column: column)); i += 1
+            case "×", "÷", "≤", "≥", "≠", "∧", "∨", "¬":
+                let spelled: [Character: String] = [
+                    "×": "*", "÷": "/", "≤": "<=", "≥": ">=", "≠": "!=", "∧": "&&", "∨": "||", "¬": "!",
+                ]
+                tokens.append(.init(kind: .op(spelled[c]!), column: column)); i += 1
+            case "=" where i + 1 < chars.count && (chars[i + 1] == "<" || chars[i + 1] == ">"):
+                tokens.append(.init(kind: .op(chars[i + 1] == "<" ? "<=" : ">="), column: column)); i += 2
             case "=", "!", "<", ">":
                 let two = i + 1 < chars.count && chars[i + 1] == "="
                 switch (c, two) {
@@ -140,8 +151,14 @@ enum ExpressionLexer {
         return tokens
     }
 
-    /// `digits[.digits]` / `.digits` / `digits.`, optionally with `e[+-]digits`; ASCII only.
+    /// `digits[.digits]` / `.digits` / `digits.`, optionally with `e[+-]digits`, or `0x` and
+    /// hexadecimal digits (at most 15: exact); ASCII only.
     static func numberValue(_ run: String) -> FormNumber? {
+        if run.hasPrefix("0x") || run.hasPrefix("0X") {
+            let hex = run.dropFirst(2)
+            guard !hex.isEmpty, hex.count <= 15, let v = Int(hex, radix: 16) else { return nil }
+            return FormNumber(v)
+        }
         guard let first = run.utf8.first,
               first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
               run.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }

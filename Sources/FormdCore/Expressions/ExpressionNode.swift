@@ -39,7 +39,10 @@ enum ComparisonOperator: String, Sendable {
     case lessOrEqual = "<=", greaterOrEqual = ">="
 }
 
-/// Scalar functions of formulas and conditions.
+/// Scalar functions of formulas and conditions. `log` is base 10; `ln`, `log2`, `exp`, the
+/// trigonometric ones (radians), `dtor`/`rtod` and `nthroot` go through Double and are inexact
+/// (rounded to 15 significant digits like every inexact result).
 enum NumericFunction: String, Sendable {
     case min, max, abs, round, floor, ceil, sqrt, pow
+    case log, ln, log2, exp, sin, cos, tan, asin, acos, atan, dtor, rtod, nthroot
 }

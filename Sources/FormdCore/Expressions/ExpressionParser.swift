@@ -9,15 +9,19 @@ import Foundation
 ///     comparison := additive (('==' | '!=' | '<' | '>' | '<=' | '>=') additive)?
 ///     additive   := term (('+' | '-') term)*
 ///     term       := unary (('*' | '/' | '%') unary)*
-///     unary      := ('-' | '+' | '!') unary | primary
+///     unary      := ('-' | '+' | '!') unary | power
+///     power      := primary ('**' unary)?
 ///     primary    := number | string | $var | name | name '(' args ')' | '(' or ')'
 ///
 /// Decisions (the original library's condition parser differs in details; SEMANTICS §5.1): all comparisons share one level and do not chain
 /// (`1 < 2 < 3` is an error, as is `a == b == c`); `%` binds like `*` and `/` (DDMathParser
 /// binds it tighter, which only matters for `a * b % c`); `!` is a unary operator like `-`, so
 /// `!$a == 1` is `(!$a) == 1` as in the original, while `!$a + 1` is `(!$a) + 1`.
-/// Formulas allow variables with or without `$`; conditions require `$` (a bare name that is not
-/// a function call is an error). Function names are case-insensitive.
+/// `**` binds tighter than unary minus and to the right, as in the original's parser: `-2**2` is
+/// -4, `2**3**2` is 2**9. Formulas allow variables with or without `$`; conditions require `$`
+/// (a bare name that is not a function call or a constant such as `pi` is an error; in formulas
+/// a bare name is a field, so constants are written `pi()` there). Function names are
+/// case-insensitive. The functions, their aliases and what desugars to what: `callable` below.
 struct ExpressionParser {
     enum Dialect { case formula, condition }
 
@@ -161,7 +165,17 @@ struct ExpressionParser {
             }
             return operand
         }
-        return try parsePrimary()
+        return try parsePower()
+    }
+
+    private mutating func parsePower() throws(ExpressionError) -> ExpressionNode {
+        let base = try parsePrimary()
+        guard isOp("**") else { return base }
+        try enter()
+        advance()
+        let exponent = try parseUnary()
+        nesting -= 1
+        return .function(.pow, [base, exponent])
     }
 
     private mutating func parsePrimary() throws(ExpressionError) -> ExpressionNode {
@@ -187,6 +201,10 @@ struct ExpressionParser {
         case .name(let name, let dollar):
             if !dollar, case .leftParen = next.kind {
                 return try parseCall(name, column: token.column)
+            }
+            if dialect == .condition && !dollar, let constant = Self.constants[Self.aliases[name.lowercased()] ?? name.lowercased()] {
+                advance()
+                return .number(constant)
             }
             if dialect == .condition && !dollar {
                 throw ExpressionError("unknown name '\(name)': write field ids as $\(name), "
@@ -218,11 +236,13 @@ struct ExpressionParser {
     }
 
     private mutating func parseCall(_ name: String, column: Int) throws(ExpressionError) -> ExpressionNode {
-        let lower = name.lowercased()
-        let aggregateFunction = AggregateFunction(rawValue: lower == "average" ? "avg" : lower)
+        let lower = Self.aliases[name.lowercased()] ?? name.lowercased()
+        let aggregateFunction = AggregateFunction(rawValue: lower)
         let function = NumericFunction(rawValue: lower)
-        let conditionOnly = ["equals", "present", "missing"].contains(lower)
-        if aggregateFunction == nil && function == nil && !conditionOnly {
+        let conditionOnly = Self.conditionFunctions.contains(lower)
+        if aggregateFunction == nil && function == nil && !conditionOnly && !Self.desugared.contains(lower)
+            && Self.constants[lower] == nil
+        {
             throw ExpressionError("unknown function '\(name)'", column: column)
         }
         if conditionOnly && dialect == .formula {
@@ -270,6 +290,31 @@ struct ExpressionParser {
         return AggregateReference(template: parts[0], attribute: String(parts[1].dropFirst()))
     }
 
+    /// Other names of functions, as the original's parser knew them. `trunc` is its alias of
+    /// `floor` (so `trunc(-1.5)` is -2 there and here).
+    static let aliases: [String: String] = [
+        "average": "avg", "mean": "avg", "modulo": "mod", "trunc": "floor", "l_and": "and", "l_or": "or", "l_not": "not",
+        "π": "pi", "tau_2": "pi", "τ": "tau", "ϕ": "phi",
+    ]
+    /// Functions that become other nodes (`mod(a, b)` is `a % b`).
+    static let desugared: Set<String> = [
+        "mod", "add", "subtract", "multiply", "divide", "negate", "percent", "and", "or", "not",
+        "l_eq", "l_neq", "l_lt", "l_gt", "l_ltoe", "l_gtoe",
+    ]
+    /// Only conditions have booleans and the field tests.
+    static let conditionFunctions: Set<String> = [
+        "equals", "present", "missing", "and", "or", "not", "l_eq", "l_neq", "l_lt", "l_gt", "l_ltoe", "l_gtoe",
+    ]
+    /// Constants, to 15 significant digits (what every inexact result is rounded to).
+    static let constants: [String: FormNumber] = [
+        "pi": FormNumber.parse("3.14159265358979")!, "pi_2": FormNumber.parse("1.57079632679490")!,
+        "pi_4": FormNumber.parse("0.785398163397448")!, "tau": FormNumber.parse("6.28318530717959")!,
+        "e": FormNumber.parse("2.71828182845905")!, "phi": FormNumber.parse("1.61803398874989")!,
+        "sqrt2": FormNumber.parse("1.41421356237310")!, "ln2": FormNumber.parse("0.693147180559945")!,
+        "ln10": FormNumber.parse("2.30258509299405")!, "log2e": FormNumber.parse("1.44269504088896")!,
+        "log10e": FormNumber.parse("0.434294481903252")!,
+    ]
+
     private mutating func makeCall(_ lower: String, name: String, _ args: [Argument],
                                    column: Int) throws(ExpressionError) -> ExpressionNode {
         let aggregateArgs = args.compactMap { a -> AggregateReference? in
@@ -286,7 +331,11 @@ struct ExpressionParser {
                 throw ExpressionError("'\(name)' takes \(what), got \(scalars.count)", column: column)
             }
         }
-        if let fn = AggregateFunction(rawValue: lower == "average" ? "avg" : lower) {
+        if let constant = Self.constants[lower] {
+            try arity(0...0, "no arguments")
+            return .number(constant)
+        }
+        if let fn = AggregateFunction(rawValue: lower) {
             if aggregateArgs.count == 1 && args.count == 1 {
                 let ref = aggregateArgs[0]
                 let index: Int
@@ -297,11 +346,52 @@ struct ExpressionParser {
                 }
                 return .aggregate(fn, index)
             }
+            // The list forms: sum(a, b, ...), avg(a, b, ...), count(a, b, ...).
             if fn != .min && fn != .max {
-                throw ExpressionError("'\(name)' takes one argument of the form T[*].attr", column: column)
+                guard aggregateArgs.isEmpty, !scalars.isEmpty else {
+                    throw ExpressionError(
+                        "'\(name)' takes one argument of the form T[*].attr, or one or more numbers", column: column)
+                }
+                let total = ExpressionNode.arithmetic(scalars[0], scalars.dropFirst().map { ArithmeticLink(op: .add, operand: $0) })
+                switch fn {
+                case .sum: return scalars.count == 1 ? scalars[0] : total
+                case .avg: return .arithmetic(total, [ArithmeticLink(op: .divide, operand: .number(FormNumber(scalars.count)))])
+                default:
+                    // The number of arguments, as in the original; each must still have a value.
+                    return .arithmetic(.number(FormNumber(scalars.count)), scalars.map {
+                        ArithmeticLink(op: .add, operand: .arithmetic($0, [ArithmeticLink(op: .multiply, operand: .number(0))]))
+                    })
+                }
             }
         }
         switch lower {
+        case "mod", "add", "subtract", "multiply", "divide":
+            try arity(2...2, "2 arguments")
+            let op: ArithmeticOperator = ["mod": .modulo, "add": .add, "subtract": .subtract, "multiply": .multiply][lower] ?? .divide
+            return .arithmetic(scalars[0], [ArithmeticLink(op: op, operand: scalars[1])])
+        case "negate":
+            try arity(1...1, "1 argument")
+            return .negate(scalars[0])
+        case "percent":
+            try arity(1...1, "1 argument")
+            return .arithmetic(scalars[0], [ArithmeticLink(op: .divide, operand: .number(100))])
+        case "and", "or":
+            try arity(1...Int.max, "at least 1 argument")
+            return lower == "and" ? .all(scalars) : .any(scalars)
+        case "not":
+            try arity(1...1, "1 argument")
+            return .not(scalars[0])
+        case "l_eq", "l_neq", "l_lt", "l_gt", "l_ltoe", "l_gtoe":
+            try arity(2...2, "2 arguments")
+            let op: ComparisonOperator =
+                ["l_eq": .equal, "l_neq": .notEqual, "l_lt": .less, "l_gt": .greater, "l_ltoe": .lessOrEqual][lower] ?? .greaterOrEqual
+            return .compare(op, scalars[0], scalars[1])
+        case "log", "ln", "log2", "exp", "sin", "cos", "tan", "asin", "acos", "atan", "dtor", "rtod":
+            try arity(1...1, "1 argument")
+            return .function(NumericFunction(rawValue: lower)!, scalars)
+        case "nthroot":
+            try arity(2...2, "2 arguments")
+            return .function(.nthroot, scalars)
         case "min", "max":
             try arity(1...Int.max, "one T[*].attr argument or at least one number")
             return .function(lower == "min" ? .min : .max, scalars)

@@ -86,6 +86,25 @@ enum Arithmetic {
         case .ceil: return DecimalMath.ceil(a)
         case .sqrt: return DecimalMath.sqrt(a, &inexact)
         case .pow: return b.flatMap { DecimalMath.pow(a, $0, &inexact) }
+        case .log: return DecimalMath.real(a, &inexact) { $0 > 0 ? Foundation.log10($0) : .nan }
+        case .ln: return DecimalMath.real(a, &inexact) { $0 > 0 ? Foundation.log($0) : .nan }
+        case .log2: return DecimalMath.real(a, &inexact) { $0 > 0 ? Foundation.log2($0) : .nan }
+        case .exp: return DecimalMath.real(a, &inexact) { Foundation.exp($0) }
+        case .sin: return DecimalMath.real(a, &inexact) { Foundation.sin($0) }
+        case .cos: return DecimalMath.real(a, &inexact) { Foundation.cos($0) }
+        case .tan: return DecimalMath.real(a, &inexact) { Foundation.tan($0) }
+        case .asin: return DecimalMath.real(a, &inexact) { Foundation.asin($0) }
+        case .acos: return DecimalMath.real(a, &inexact) { Foundation.acos($0) }
+        case .atan: return DecimalMath.real(a, &inexact) { Foundation.atan($0) }
+        case .dtor: return DecimalMath.real(a, &inexact) { $0 * Double.pi / 180 }
+        case .rtod: return DecimalMath.real(a, &inexact) { $0 * 180 / Double.pi }
+        case .nthroot:
+            // The n-th root of x; an odd root of a negative number is negative, an even one none.
+            guard let b, let n = b.intValue, n != 0 else { return nil }
+            let odd = n % 2 != 0
+            return DecimalMath.real(a, &inexact) { x in
+                x < 0 ? (odd ? -Foundation.pow(-x, 1 / Double(n)) : .nan) : Foundation.pow(x, 1 / Double(n))
+            }
         }
     }
 
