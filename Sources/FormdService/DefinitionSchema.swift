@@ -21,7 +21,7 @@ enum DefinitionSchema {
       "required": ["groups"],
       "properties": {
         "$schema": { "type": "string", "description": "The schema this document follows; ignored by formd." },
-        "title": { "$ref": "#/$defs/text", "description": "The form's display title (else the first group's, else the file name)." },
+        "title": { "$ref": "#/$defs/localizedText", "description": "The form's display title (else the first group's, else the file name)." },
         "groups": { "type": "array", "items": { "$ref": "#/$defs/group" } },
         "templates": {
           "anyOf": [
@@ -63,6 +63,18 @@ enum DefinitionSchema {
   "$defs": {
     "absent": { "enum": [null, ""], "description": "null and \"\" count as absent." },
     "text": { "type": ["string", "null"] },
+    "localizedText": {
+      "description": "A text, or the text per language: an object of strings keyed by language tags ({\"en\": \"Name\", \"nb\": \"Navn\"}). GET /forms/{id} with ?locale= or Accept-Language serves the definition resolved for one language (its own, else English, else the first given).",
+      "anyOf": [
+        { "type": ["string", "null"] },
+        {
+          "type": "object",
+          "minProperties": 1,
+          "propertyNames": { "pattern": "^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$" },
+          "additionalProperties": { "type": "string" }
+        }
+      ]
+    },
     "flag": {
       "description": "true or false (0 and 1 are read as booleans too).",
       "anyOf": [{ "type": "boolean" }, { "enum": [0, 1, null, ""] }]
@@ -87,7 +99,7 @@ enum DefinitionSchema {
       "type": "object",
       "properties": {
         "id": { "$ref": "#/$defs/text" },
-        "title": { "$ref": "#/$defs/text" },
+        "title": { "$ref": "#/$defs/localizedText" },
         "sections": {
           "anyOf": [{ "$ref": "#/$defs/absent" }, { "type": "array", "items": { "$ref": "#/$defs/section" } }]
         },
@@ -101,12 +113,12 @@ enum DefinitionSchema {
       "type": "object",
       "properties": {
         "id": { "$ref": "#/$defs/text", "description": "Unique in the form; a dynamic section's id names its template." },
-        "title": { "$ref": "#/$defs/text" },
+        "title": { "$ref": "#/$defs/localizedText" },
         "type": {
           "anyOf": [{ "const": "dynamic" }, { "$ref": "#/$defs/text" }],
           "description": "\"dynamic\" makes a repeating section built from templates.sections."
         },
-        "action_title": { "$ref": "#/$defs/text", "description": "The add button's title of a dynamic section." },
+        "action_title": { "$ref": "#/$defs/localizedText", "description": "The add button's title of a dynamic section." },
         "fields": {
           "anyOf": [{ "$ref": "#/$defs/absent" }, { "type": "array", "items": { "$ref": "#/$defs/field" } }]
         },
@@ -122,9 +134,9 @@ enum DefinitionSchema {
       "required": ["id"],
       "properties": {
         "id": { "type": "string", "minLength": 1 },
-        "title": { "$ref": "#/$defs/text" },
+        "title": { "$ref": "#/$defs/localizedText" },
         "type": { "$ref": "#/$defs/text" },
-        "action_title": { "$ref": "#/$defs/text" },
+        "action_title": { "$ref": "#/$defs/localizedText" },
         "fields": {
           "anyOf": [{ "$ref": "#/$defs/absent" }, { "type": "array", "items": { "$ref": "#/$defs/field" } }]
         },
@@ -153,7 +165,7 @@ enum DefinitionSchema {
       "properties": {
         "id": { "type": "string", "minLength": 1, "description": "Unique in the form; the key of the field's value in submissions." },
         "type": { "$ref": "#/$defs/kind" },
-        "title": { "$ref": "#/$defs/text", "description": "The label, quoted by messages as {label}." },
+        "title": { "$ref": "#/$defs/localizedText", "description": "The label, quoted by messages as {label}." },
         "value": { "description": "The default value, converted to the field's kind." },
         "values": {
           "anyOf": [{ "$ref": "#/$defs/absent" }, { "type": "array", "items": { "$ref": "#/$defs/option" } }],
@@ -168,9 +180,9 @@ enum DefinitionSchema {
         "hidden": { "$ref": "#/$defs/flag" },
         "disabled": { "$ref": "#/$defs/flag" },
         "input_type": { "$ref": "#/$defs/text" },
-        "info": { "$ref": "#/$defs/text" },
-        "placeholder": { "$ref": "#/$defs/text" },
-        "accessibility_label": { "$ref": "#/$defs/text" },
+        "info": { "$ref": "#/$defs/localizedText" },
+        "placeholder": { "$ref": "#/$defs/localizedText" },
+        "accessibility_label": { "$ref": "#/$defs/localizedText" },
         "minimum_date": { "$ref": "#/$defs/text" },
         "maximum_date": { "$ref": "#/$defs/text" },
         "size": {
@@ -239,12 +251,12 @@ enum DefinitionSchema {
       "type": "object",
       "properties": {
         "id": { "type": ["string", "number", "boolean", "null"], "description": "What is stored when the option is chosen." },
-        "title": { "$ref": "#/$defs/text" },
-        "info": { "$ref": "#/$defs/text" },
+        "title": { "$ref": "#/$defs/localizedText" },
+        "info": { "$ref": "#/$defs/localizedText" },
         "value": { "$ref": "#/$defs/number", "description": "The number formulas use for this option." },
         "default": { "$ref": "#/$defs/flag" },
         "targets": { "$ref": "#/$defs/targets", "description": "In force while this option is chosen." },
-        "accessibility_label": { "$ref": "#/$defs/text" }
+        "accessibility_label": { "$ref": "#/$defs/localizedText" }
       },
       "additionalProperties": false
     },

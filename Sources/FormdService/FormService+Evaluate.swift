@@ -75,6 +75,8 @@ extension FormService {
     func preconditionFailed(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse? {
         guard let header = request.headers.list("If-Match") else { return nil }
         if ETagList.matches(header, form.version, weak: false) { return nil }
+        // A per-language variant's tag pins the same version.
+        if form.localizedDefinitions.values.contains(where: { ETagList.matches(header, $0.version, weak: false) }) { return nil }
         return HTTPError(
             status: 412, slug: "precondition-failed", detail: "the form's version is \(form.version), not \(header)"
         ).response

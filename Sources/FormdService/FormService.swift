@@ -158,19 +158,53 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
 
     // MARK: - GET /forms/{id}
 
+    /// The definition: as written, or, for a form that gives texts per language and a client that
+    /// names its language (`?locale=`, `Accept-Language`), resolved for that language; `?raw=true`
+    /// asks for it as written whatever the language.
     func getForm(_ id: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let form = registry.form(id) else { return Self.notFound("no form \"\(id)\"") }
-        if let inm = request.headers.list("If-None-Match"), ETagList.matches(inm, form.version, weak: true) {
+        var body = form.servedBytes
+        var etag = form.version
+        var language: SupportedLocale?
+        if !form.localizedDefinitions.isEmpty && !Self.query(request.query, has: "raw") {
+            let acceptLanguage = request.headers.list("Accept-Language")
+            if acceptLanguage != nil || Self.query(request.query, has: "locale") {
+                let locale = negotiateLocale(query: request.query, acceptLanguage: acceptLanguage)
+                if let variant = form.localizedDefinitions[locale] {
+                    body = variant.bytes
+                    etag = variant.version
+                    language = locale
+                }
+            }
+        }
+        if let inm = request.headers.list("If-None-Match"), ETagList.matches(inm, etag, weak: true) {
             var r = HTTPResponse(status: 304)
-            r.headers.set("ETag", form.version)
+            r.headers.set("ETag", etag)
             r.headers.set("Cache-Control", "no-cache")
+            if !form.localizedDefinitions.isEmpty { r.headers.set("Vary", "Accept-Language") }
             return r
         }
-        var r = HTTPResponse.json(form.servedBytes)
-        r.compressionKey = form.version
-        r.headers.set("ETag", form.version)
+        var r = HTTPResponse.json(body)
+        r.compressionKey = etag
+        r.headers.set("ETag", etag)
         r.headers.set("Cache-Control", "no-cache")
+        if !form.localizedDefinitions.isEmpty { r.headers.set("Vary", "Accept-Language") }
+        if let language { r.headers.set("Content-Language", language.rawValue) }
         return r
+    }
+
+    /// Whether the query has parameter `name` (`raw`, `raw=1`, `raw=true`; `locale=...`); a
+    /// `raw=false` or `raw=0` does not count.
+    static func query(_ query: String?, has name: String) -> Bool {
+        guard let query else { return false }
+        for part in query.split(separator: "&") {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair[0] == name else { continue }
+            if pair.count == 1 { return true }
+            if name != "raw" { return true }
+            return !["0", "false"].contains(pair[1].lowercased())
+        }
+        return false
     }
 
     // MARK: - Problems

@@ -49,14 +49,16 @@ export class FormdClient {
     return (await this.request("GET", "forms")).body.forms;
   }
 
-  /** `GET /forms/{id}`, revalidated with `If-None-Match`: `{definition, version}`. */
+  /** `GET /forms/{id}`, revalidated with `If-None-Match`: `{definition, version}`. A form that
+   * gives its texts per language comes resolved for `locale`, so the cache is per locale too. */
   async definition(id) {
-    const cached = this.definitions.get(id);
+    const key = `${this.locale || ""} ${id}`;
+    const cached = this.definitions.get(key);
     const headers = cached ? { "If-None-Match": cached.version } : {};
     const r = await this.request("GET", `forms/${encodeURIComponent(id)}`, { headers, accept304: true });
     if (r.status === 304 && cached) return cached;
     const entry = { definition: r.body, version: r.headers.get("ETag") };
-    this.definitions.set(id, entry);
+    this.definitions.set(key, entry);
     return entry;
   }
 
@@ -250,11 +252,22 @@ export class FormView {
     await this.refresh([]);
   }
 
-  /** Switches the locale: messages come back in it with the next answer. */
+  /** Switches the locale: messages come back in it with the next answer, and a form whose
+   * definition gives its texts per language is drawn again in the new one (values kept). */
   async setLocale(locale) {
     this.client.locale = locale || null;
     this.t = texts(locale);
-    this.relabel();
+    const before = this.session.version;
+    const definition = await this.session.load();
+    if (this.session.version !== before) {
+      this.definition = definition;
+      const values = this.values;
+      this.fields.clear(); this.sections.clear(); this.dynamic.clear();
+      this.build();
+      this.values = values;
+    } else {
+      this.relabel();
+    }
     await this.refresh([]);
   }
 

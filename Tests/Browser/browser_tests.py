@@ -37,7 +37,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "signup"]
+FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup"]
 
 
 # ---- processes ------------------------------------------------------------------------------
@@ -317,6 +317,7 @@ return missing;""")
         "expenses": [("employee_name", "Kari Nordmann"), ("report_date", "2026-11-20"), ("+items", None),
                      ("items[1].description", "Taxi"), ("items[1].date", "2026-11-19"), ("items[1].unit_price", "250")],
         "feedback-i18n": [("visited_at", "2026-11-20T10:30:00"), ("rating", "4")],
+        "newsletter-i18n": [("name", "Kari Nordmann"), ("email", "kari@example.no")],
         "signup": [("email", "ola@example.com"), ("username", "ola_n"), ("password", "hemmelig1"),
                    ("password_confirmation", "hemmelig1"), ("terms", True)],
     }

@@ -35,7 +35,7 @@ struct RouteTests {
         let list = s.handle(Self.request("GET", "/forms"))
         #expect(list.status == 200)
         let ids = (Self.json(list)["forms"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-        #expect(ids == ["customer-no", "employment", "expenses", "feedback-i18n", "signup"])
+        #expect(ids == ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup"])
         let def = s.handle(Self.request("GET", "/forms/signup"))
         let etag = try #require(def.headers["ETag"])
         #expect(def.status == 200 && etag.hasPrefix("\""))
@@ -44,6 +44,42 @@ struct RouteTests {
         #expect(missing.status == 404 && missing.headers["Content-Type"] == "application/problem+json")
         let wrong = s.handle(Self.request("DELETE", "/forms/signup"))
         #expect(wrong.status == 405 && wrong.headers["Allow"] == "GET, HEAD")
+    }
+
+    /// A definition that gives texts per language: resolved for `?locale=` and `Accept-Language`,
+    /// as written without either or with `?raw=true`, each variant with its own ETag that
+    /// `If-Match` accepts as the form's version.
+    @Test func localizedDefinitions() throws {
+        let s = Self.service()
+        func title(_ r: HTTPResponse) -> String? { Self.json(r)["title"] as? String }
+        let nb = s.handle(Self.request("GET", "/forms/newsletter-i18n?locale=nb"))
+        #expect(nb.status == 200 && title(nb) == "Nyhetsbrev" && nb.headers["Content-Language"] == "nb")
+        #expect(nb.headers["Vary"] == "Accept-Language")
+        let es = s.handle(Self.request("GET", "/forms/newsletter-i18n", ["Accept-Language": "es-419, en;q=0.5"]))
+        #expect(title(es) == "Boletín" && es.headers["Content-Language"] == "es")
+        let raw = s.handle(Self.request("GET", "/forms/newsletter-i18n"))
+        #expect(title(raw) == nil && (Self.json(raw)["title"] as? [String: String])?["nb"] == "Nyhetsbrev")
+        #expect(raw.headers["Content-Language"] == nil)
+        let forcedRaw = s.handle(Self.request("GET", "/forms/newsletter-i18n?raw=true", ["Accept-Language": "nb"]))
+        #expect(forcedRaw.body == raw.body && forcedRaw.headers["ETag"] == raw.headers["ETag"])
+        let nbTag = try #require(nb.headers["ETag"]), esTag = try #require(es.headers["ETag"]), rawTag = try #require(raw.headers["ETag"])
+        #expect(Set([nbTag, esTag, rawTag]).count == 3)
+        #expect(s.handle(Self.request("GET", "/forms/newsletter-i18n?locale=nb", ["If-None-Match": nbTag])).status == 304)
+        #expect(s.handle(Self.request("GET", "/forms/newsletter-i18n?locale=es", ["If-None-Match": nbTag])).status == 200)
+        let json: HTTPHeaders = ["Content-Type": "application/json"]
+        for tag in [nbTag, esTag, rawTag] {
+            let pinned = s.handle(Self.request("POST", "/forms/newsletter-i18n/validate", ["Content-Type": "application/json", "If-Match": tag], body: "{}"))
+            #expect(pinned.status == 422, "\(tag)")
+        }
+        let stale = s.handle(Self.request("POST", "/forms/newsletter-i18n/validate", ["Content-Type": "application/json", "If-Match": "\"0-nb\""], body: "{}"))
+        #expect(stale.status == 412)
+        // Messages quote the label in the message's language.
+        let messages = s.handle(Self.request("POST", "/forms/newsletter-i18n/validate?locale=nb", json, body: #"{"name": "K"}"#))
+        let errors = Self.json(messages)["errors"] as? [[String: Any]] ?? []
+        #expect(errors.compactMap { $0["message"] as? String } == ["Navn må ha minst 2 tegn.", "E-post må fylles ut."])
+        // A form without localized text is the same for every language, without Vary.
+        let plain = s.handle(Self.request("GET", "/forms/signup?locale=nb"))
+        #expect(plain.headers["ETag"] == s.handle(Self.request("GET", "/forms/signup")).headers["ETag"] && plain.headers["Vary"] == nil)
     }
 
     @Test func validateAndEvaluate() {

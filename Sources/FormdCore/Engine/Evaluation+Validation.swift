@@ -27,7 +27,7 @@ extension Evaluation {
         let spec = plan.sections[layout.sections[ss].section]
         guard let t = spec.template, let id = spec.id else { return }
         let count = max(layout.instances[t].count, requestedInstances.isEmpty ? 0 : requestedInstances[t])
-        let label = spec.section.raw["title"]?.stringValue ?? id
+        let label = spec.section.raw["title"].flatMap { LocalizedText(json: $0)?.resolved(for: options.locale) } ?? id
         if let min = spec.section.minInstances, count < min {
             errors.append(makeError(.section(id), .minInstances, params: [("min", .int(min))], label: label, fieldMessages: nil))
         }
@@ -128,7 +128,8 @@ extension Evaluation {
         let slot = layout.fields[s]
         let spec = plan.spec(slot.spec)
         let label =
-            slot.instance >= 0 ? IndexPlaceholder.substitute(spec.label, slot.instance) : spec.label
+            slot.instance >= 0
+            ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
         errors.append(
             makeError(
                 .field(layout.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable))

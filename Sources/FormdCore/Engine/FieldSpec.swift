@@ -31,6 +31,8 @@ final class FieldSpec: Sendable {
     let baseDisabled: Bool
     /// The field's `title`, else its id (messages' `{label}`).
     let label: String
+    /// The title per language, when the definition gives it so.
+    let localizedLabel: LocalizedText?
     /// Where the field is in the definition (diagnostics).
     let path: String
 
@@ -43,6 +45,7 @@ final class FieldSpec: Sendable {
         self.baseHidden = field.hidden
         self.baseDisabled = field.disabled
         self.label = field.label
+        self.localizedLabel = field.localizedTitle.flatMap { $0.isLocalized ? $0 : nil }
         self.path = field.path
         self.kind = kind
         self.template = template
@@ -200,4 +203,9 @@ final class TemplateSpec: Sendable {
         let p = idParts[attr]
         return p.prefix + String(index) + p.suffix
     }
+}
+
+extension FieldSpec {
+    /// `{label}` for messages in `locale`.
+    func label(for locale: SupportedLocale) -> String { localizedLabel?.resolved(for: locale) ?? label }
 }

@@ -8,13 +8,32 @@
     public let plan: FormPlan
     /// Warnings found at load (unknown keys, targets naming nothing).
     public let warnings: [Diagnostic]
+    /// The definition resolved for each locale, when some text is given per language; empty
+    /// otherwise (every locale then gets `servedBytes`).
+    public let localizedDefinitions: [SupportedLocale: LocalizedDefinition]
 
-    init(id: String, servedBytes: [UInt8], plan: FormPlan, warnings: [Diagnostic]) {
+    init(id: String, servedBytes: [UInt8], plan: FormPlan, warnings: [Diagnostic], localizedRoot: JSONValue? = nil) {
         self.id = id
         self.servedBytes = servedBytes
-        self.version = ETag.strong(of: servedBytes)
+        let version = ETag.strong(of: servedBytes)
+        self.version = version
         self.plan = plan
         self.warnings = warnings
+        var variants: [SupportedLocale: LocalizedDefinition] = [:]
+        if let root = localizedRoot {
+            for locale in SupportedLocale.allCases {
+                variants[locale] = LocalizedDefinition(
+                    bytes: JSONWriter.encode(LocalizedDefinition.resolve(root, for: locale)),
+                    version: LocalizedDefinition.version(version, locale))
+            }
+        }
+        self.localizedDefinitions = variants
+    }
+
+    /// Whether an `If-Match` tag names this version: the form's own ETag, or one of its
+    /// per-language variants' (they pin the same definition).
+    public func isVersion(_ tag: String) -> Bool {
+        tag == version || localizedDefinitions.values.contains { $0.version == tag }
     }
 
     /// `title`, else the first group's title, else the id (API.md `GET /forms`).
@@ -68,8 +87,10 @@
             return Result(form: nil, diagnostics: diagnostics)
         }
         let served = document.trailingCommaOffsets.isEmpty ? bytes : document.strictBytes(from: bytes)
-        return Result(
-            form: LoadedForm(id: id, servedBytes: served, plan: plan, warnings: diagnostics), diagnostics: diagnostics)
+        let form = LoadedForm(
+            id: id, servedBytes: served, plan: plan, warnings: diagnostics,
+            localizedRoot: reader.hasLocalizedText ? document.root : nil)
+        return Result(form: form, diagnostics: diagnostics)
     }
 }
 

@@ -8,6 +8,8 @@ struct DefinitionReader {
 
     private let locate: Locator
     private(set) var diagnostics: [Diagnostic] = []
+    /// Whether some text is given per language (the served definition then has variants).
+    private(set) var hasLocalizedText = false
 
     init(locate: @escaping Locator) { self.locate = locate }
 
@@ -66,7 +68,7 @@ struct DefinitionReader {
                 }
             }
             return FormDefinition(
-                title: string(object, "title", path: ""), groups: groups, templates: templates,
+                title: text(object, "title", path: ""), groups: groups, templates: templates,
                 fieldTemplates: fieldTemplates, messages: messages, isObjectShape: true)
         default:
             error("", "a definition must be an array of groups or an object with \"groups\"")
@@ -97,7 +99,7 @@ struct DefinitionReader {
             _ = bool(o, "collapsed", path: p)
             _ = bool(o, "collapsible", path: p)
             groups.append(
-                Group(id: string(o, "id", path: p), title: string(o, "title", path: p), sections: sections, raw: o, path: p))
+                Group(id: string(o, "id", path: p), title: text(o, "title", path: p), sections: sections, raw: o, path: p))
         }
         return groups
     }
@@ -122,7 +124,7 @@ struct DefinitionReader {
             error(p, "a dynamic section needs an \"id\" naming its template")
         }
         return Section(
-            id: id, fields: fields, isDynamic: isDynamic, actionTitle: string(o, "action_title", path: p),
+            id: id, fields: fields, isDynamic: isDynamic, actionTitle: text(o, "action_title", path: p),
             targets: targets, minInstances: minI, maxInstances: maxI, raw: o, path: p)
     }
 
@@ -187,15 +189,21 @@ struct DefinitionReader {
         case nil: break
         case .some: error("\(p).validations", "\"validations\" must be an object")
         }
-        for key in ["info", "placeholder", "accessibility_label", "minimum_date", "maximum_date"] {
+        for key in ["info", "placeholder", "accessibility_label"] {
+            _ = localized(o, key, path: p)
+        }
+        for key in ["minimum_date", "maximum_date"] {
             _ = string(o, key, path: p)
         }
-        return Field(
+        let title = localized(o, "title", path: p)
+        var field = Field(
             id: id, type: string(o, "type", path: p), inputType: string(o, "input_type", path: p),
-            title: string(o, "title", path: p), hidden: bool(o, "hidden", path: p) ?? false,
+            title: title?.text, hidden: bool(o, "hidden", path: p) ?? false,
             disabled: bool(o, "disabled", path: p) ?? false, value: present(o["value"]), options: options,
             validations: validations, formula: string(o, "formula", path: p),
             targets: readTargets(o["targets"], path: "\(p).targets"), raw: o, path: p)
+        field.localizedTitle = title
+        return field
     }
 
     private mutating func readOption(_ value: JSONValue, path p: String) -> FieldOption? {
@@ -216,8 +224,11 @@ struct DefinitionReader {
         case nil: break
         case .some: error("\(p).value", "an option's \"value\" is its numeric payload and must be a number")
         }
+        for key in ["info", "accessibility_label"] {
+            _ = localized(o, key, path: p)
+        }
         return FieldOption(
-            id: id, title: string(o, "title", path: p), value: number, isDefault: bool(o, "default", path: p) ?? false,
+            id: id, title: text(o, "title", path: p), value: number, isDefault: bool(o, "default", path: p) ?? false,
             targets: readTargets(o["targets"], path: "\(p).targets"), path: p)
     }
 
@@ -310,6 +321,23 @@ struct DefinitionReader {
         default: return v
         }
     }
+
+    /// A text that may be given per language (`LocalizedText`): a string, or an object of strings
+    /// keyed by language tags.
+    private mutating func localized(_ o: JSONObject, _ key: String, path: String) -> LocalizedText? {
+        guard let value = present(o[key]) else { return nil }
+        guard let text = LocalizedText(json: value) else {
+            error(
+                join(path, key),
+                "\"\(key)\" must be a string, or an object of strings by language ({\"en\": \"...\", \"nb\": \"...\"})")
+            return nil
+        }
+        if text.isLocalized { hasLocalizedText = true }
+        return text
+    }
+
+    /// `localized`, as the text for clients that name no language.
+    private mutating func text(_ o: JSONObject, _ key: String, path: String) -> String? { localized(o, key, path: path)?.text }
 
     private mutating func string(_ o: JSONObject, _ key: String, path: String) -> String? {
         switch present(o[key]) {

@@ -6,6 +6,8 @@
     public var kind: FieldKind
     public var inputType: String?
     public var title: String?
+    /// `title` as written, when it may be given per language (messages quote the reader's).
+    public var localizedTitle: LocalizedText?
     public var hidden: Bool
     public var disabled: Bool
     /// The JSON `value` default, as written.
