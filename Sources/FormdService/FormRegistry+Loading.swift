@@ -61,6 +61,7 @@ extension FormRegistry {
             if initial {
                 guard let stamp = DefinitionFile.stamp(path(of: name)) else { continue }
                 lock.withLock {
+                    if entries[id] == nil { servingCount += 1 }
                     entries[id] = Entry(path: path(of: name), stamp: stamp)
                     pendingOrder.append(id)
                 }
@@ -70,6 +71,7 @@ extension FormRegistry {
         }
         if initial {
             lock.withLock { pendingOrder.sort() }
+            updateGauge()
             return
         }
         let gone = lock.withLock { entries.keys.filter { !seen.contains($0) } }
@@ -86,10 +88,8 @@ extension FormRegistry {
             let removed = lock.withLock { () -> Bool in
                 guard let old = entries.removeValue(forKey: id) else { return false }
                 cache.remove(id)
-                if old.good != nil {
-                    generation += 1
-                    servingCount -= 1
-                }
+                if old.isServable { servingCount -= 1 }
+                if old.good != nil { generation += 1 }
                 return true
             }
             if removed {
@@ -101,7 +101,10 @@ extension FormRegistry {
         let known = lock.withLock { entries[id] }
         if let known, known.stamp == stamp, !known.unsettled, !verify { return }
         if known == nil {
-            lock.withLock { entries[id] = Entry(path: path, stamp: stamp) }
+            lock.withLock {
+                entries[id] = Entry(path: path, stamp: stamp)
+                servingCount += 1
+            }
         }
         index(id, initial: known?.pending ?? false)
     }
@@ -130,11 +133,14 @@ extension FormRegistry {
             let stamp = DefinitionFile.stamp(entry.path) ?? entry.stamp
             let reportedBefore = !entry.pending && entry.stamp == stamp && entry.digest == nil
             lock.withLock {
+                let before = entries[id]?.isServable ?? false
                 entries[id]?.stamp = stamp
                 entries[id]?.digest = nil
                 entries[id]?.unsettled = false
                 entries[id]?.pending = false
+                if before && entries[id]?.isServable == false { servingCount -= 1 }
             }
+            updateGauge()
             // Reported once per change, not on every verification pass.
             if !reportedBefore {
                 reject(id, path: entry.path, [Diagnostic(.error, path: "", message: failure.description)], initial: initial)
@@ -146,7 +152,8 @@ extension FormRegistry {
             // its outcome (a request for a form being read waits in `index`).
             let form = unchanged ? nil : compileNew(id, bytes: read.bytes, path: entry.path, initial: initial)
             let replaced = lock.withLock { () -> Bool? in
-                guard entries[id] != nil else { return nil }
+                guard let before = entries[id]?.isServable else { return nil }
+                defer { if before != (entries[id]?.isServable ?? false) { servingCount += before ? -1 : 1 } }
                 entries[id]?.stamp = read.stamp
                 entries[id]?.digest = digest
                 entries[id]?.unsettled = read.stamp.changed(within: Self.settleSeconds, of: readAt)
@@ -159,15 +166,12 @@ extension FormRegistry {
                 entries[id]?.good = Good(
                     listing: listing, source: form.source, sourceCount: form.form.servedBytes.count, generation: generation)
                 cache.insert(id, generation: generation, form.form)
-                if previous == nil { servingCount += 1 }
                 return previous != nil
             }
-            if let replaced {
-                if replaced || !initial {
-                    logger.info("form reloaded", metadata: ["form": "\(id)", "version": "\(form?.form.version ?? "")"])
-                }
-                updateGauge()
+            if let replaced, replaced || !initial {
+                logger.info("form reloaded", metadata: ["form": "\(id)", "version": "\(form?.form.version ?? "")"])
             }
+            updateGauge()
         }
     }
 

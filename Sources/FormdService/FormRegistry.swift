@@ -42,6 +42,9 @@ public final class FormRegistry: @unchecked Sendable {
         /// Not read since start-up (or since it appeared): the indexer or the first request reads it.
         var pending = true
         var good: Good?
+
+        /// Serves now, or may once read.
+        var isServable: Bool { pending || good != nil }
     }
 
     /// Every this many poll passes each file is read and hashed even when its stamp is unchanged
@@ -69,7 +72,7 @@ public final class FormRegistry: @unchecked Sendable {
     var pendingNext = 0
     var inFlight = Set<String>()
     var listCache: (generation: Int, body: [UInt8])?
-    /// Entries with a good version.
+    /// Entries that serve or may (not read yet): `formd_forms_loaded`.
     var servingCount = 0
     var polls = 0
     var watcher: (any DirectoryWatcher)?
