@@ -86,7 +86,7 @@ public final class FormdClient: Sendable {
     public func form(_ id: String) async throws(FormdClientError) -> Form {
         let cached = await cache.entry(id)
         do throws(FormdClientError) {
-            let (data, response) = try await send(get: "forms/\(Self.escape(id))", ifNoneMatch: cached?.version, allow304: true)
+            let (data, response) = try await send(get: "forms/\(Self.escape(id))", raw: true, ifNoneMatch: cached?.version, allow304: true)
             if response.statusCode == 304, let cached { return cached.form }
             guard let version = response.value(forHTTPHeaderField: "ETag") else { throw .invalidAnswer("no ETag") }
             let form: Form
@@ -144,14 +144,22 @@ public final class FormdClient: Sendable {
         id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? id
     }
 
-    func url(_ path: String) -> URL {
+    func url(_ path: String, raw: Bool = false) -> URL {
         var c = URLComponents(url: server.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
-        if let locale { c.queryItems = [URLQueryItem(name: "locale", value: locale)] }
+        // The definition as written: the engine resolves texts given per language itself (messages
+        // quote the label in their locale), and its version is the file's.
+        if raw {
+            c.queryItems = [URLQueryItem(name: "raw", value: "true")]
+        } else if let locale {
+            c.queryItems = [URLQueryItem(name: "locale", value: locale)]
+        }
         return c.url!
     }
 
-    func send(get path: String, ifNoneMatch: String? = nil, allow304: Bool = false) async throws(FormdClientError) -> (Data, HTTPURLResponse) {
-        var request = URLRequest(url: url(path))
+    func send(get path: String, raw: Bool = false, ifNoneMatch: String? = nil, allow304: Bool = false) async throws(FormdClientError)
+        -> (Data, HTTPURLResponse)
+    {
+        var request = URLRequest(url: url(path, raw: raw))
         // The client revalidates itself; URLSession's own cache must not answer for the server.
         request.cachePolicy = .reloadIgnoringLocalCacheData
         request.setValue("application/json", forHTTPHeaderField: "Accept")

@@ -49,6 +49,21 @@ struct FormdClientTests {
         #expect(renamed.title == "Renamed" && renamed.version != first.version)
     }
 
+    /// A definition with texts per language reaches the client as written (its version is the
+    /// file's), and the engine on the device quotes the label in the client's language.
+    @Test func localizedDefinitionsComeAsWritten() async throws {
+        let localized = #"[{"id": "g", "title": {"en": "Order", "nb": "Bestilling"}, "sections": [{"id": "s", "fields": [{"id": "name", "type": "text", "title": {"en": "Name", "nb": "Navn"}, "validations": {"required": true}}]}]}]"#
+        let served = try ServedForms(extra: ["order.json": localized])
+        let formd = Self.client(served.server, locale: "nb")
+        let form = try await formd.form("order")
+        let raw = try served.server.request("GET", "/forms/order")
+        #expect(form.version == raw.header("ETag"), "the file's version, not the Norwegian variant's")
+        let remote = try await formd.validate("order", [:])
+        #expect(remote.state.errors.first?.message == "Navn må fylles ut.", "\(remote.state.errors)")
+        let local = form.validate([:], locale: "nb")
+        #expect(local.errors.first?.message == "Navn må fylles ut.", "\(local.errors)")
+    }
+
     @Test func problemsAreTypedErrors() async throws {
         let served = try ServedForms()
         let formd = Self.client(served.server)
