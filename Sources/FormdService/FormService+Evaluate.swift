@@ -7,9 +7,16 @@ extension FormService {
     func validate(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse {
         if let failed = preconditionFailed(form, request) { return failed }
         let values: JSONObject
+        var isFormPost = false
         switch decodeBody(request) {
         case .failure(let problem): return problem.response
-        case .success(.object(let o)), .success(.form(let o)): values = o
+        case .success(.object(let o)): values = o
+        case .success(.form(let pairs)):
+            switch HTMLFormPost.values(pairs, plan: form.plan) {
+            case .success(let o): values = o
+            case .failure(let problem): return problem.response
+            }
+            isFormPost = true
         case .success(.none): values = JSONObject()
         case .success(.other): return HTTPError.notAnObject.response
         }
@@ -19,6 +26,7 @@ extension FormService {
         metrics.formatTimedOut(evaluation.formatTimeouts)
         var w = JSONWriter(reservingCapacity: 512)
         evaluation.validateResponse(form: form.id, version: form.version, into: &w)
+        if isFormPost, let redirect = htmlRedirect(form, evaluation, request) { return redirect }
         return Self.stateResponse(w.bytes, status: evaluation.isValid ? 200 : 422, locale: options.locale)
     }
 
@@ -29,7 +37,11 @@ extension FormService {
         switch decodeBody(request) {
         case .failure(let problem): return problem.response
         case .success(.none): break
-        case .success(.form(let o)): values = o
+        case .success(.form(let pairs)):
+            switch HTMLFormPost.values(pairs, plan: form.plan) {
+            case .success(let o): values = o
+            case .failure(let problem): return problem.response
+            }
         case .success(.other): return HTTPError.notAnObject.response
         case .success(.object(let body)):
             switch body["values"] {
@@ -85,8 +97,9 @@ extension FormService {
     enum Body {
         case none
         case object(JSONObject)
-        /// An `application/x-www-form-urlencoded` post.
-        case form(JSONObject)
+        /// An HTML form post (`application/x-www-form-urlencoded`, or `multipart/form-data` without
+        /// files): its pairs in order.
+        case form([(key: String, value: String)])
         case other
     }
 
@@ -96,9 +109,14 @@ extension FormService {
         if type == "application/x-www-form-urlencoded" {
             return FormURLEncoding.decode(request.body).map { .form($0) }
         }
+        if type == "multipart/form-data" {
+            return MultipartFormData.decode(request.body, contentType: request.headers["Content-Type"] ?? "").map { .form($0) }
+        }
         guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
             return .failure(
-                HTTPError(status: 415, slug: "unsupported-media-type", detail: "send application/json or application/x-www-form-urlencoded"))
+                HTTPError(
+                    status: 415, slug: "unsupported-media-type",
+                    detail: "send application/json, application/x-www-form-urlencoded or multipart/form-data"))
         }
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(.none) }
         do {

@@ -13,6 +13,9 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     let cors: CORSPolicy?
     /// `ui.enabled`: the page at `/`.
     let uiEnabled: Bool
+    /// `html.success_url` / `html.error_url`: where an HTML form post that asks for HTML goes.
+    let htmlSuccessURL: String?
+    let htmlErrorURL: String?
     /// Set by the lifecycle: false while starting and while draining (`/readyz` → 503).
     private let readyLock = NSLock()
     private var ready = false
@@ -23,9 +26,11 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     public init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
         maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes, maxInstances: Int = EvaluationOptions.defaultMaxInstances,
-        corsAllowedOrigins: [String] = [], uiEnabled: Bool = true
+        corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil
     ) {
         self.uiEnabled = uiEnabled
+        self.htmlSuccessURL = htmlSuccessURL
+        self.htmlErrorURL = htmlErrorURL
         cors = CORSPolicy(allowedOrigins: corsAllowedOrigins)
         self.registry = registry
         self.metrics = metrics

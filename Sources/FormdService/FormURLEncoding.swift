@@ -2,22 +2,19 @@
 import FormdHTTP
 import Foundation
 
-/// HTML form posts: `a=1&b=x+y`; values are strings (coerced per SEMANTICS §2).
+/// HTML form posts, `application/x-www-form-urlencoded`: `a=1&b=x+y`, as pairs in order (a key
+/// may repeat; `HTMLFormPost` says what that means). Values are strings, coerced per SEMANTICS §2.
 enum FormURLEncoding {
-    static func decode(_ body: [UInt8]) -> Result<JSONObject, HTTPError> {
-        var object = JSONObject()
-        var seen = Set<String>()
+    static func decode(_ body: [UInt8]) -> Result<[(key: String, value: String)], HTTPError> {
+        var pairs: [(key: String, value: String)] = []
         for pair in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let key = percentDecode(parts[0]), let value = percentDecode(parts.count > 1 ? parts[1] : []) else {
                 return .failure(HTTPError(status: 400, slug: "bad-request", detail: "malformed percent-encoding or UTF-8 in the form post"))
             }
-            guard seen.insert(key).inserted else {
-                return .failure(HTTPError(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
-            }
-            object.append(key, .string(value))
+            pairs.append((key, value))
         }
-        return .success(object)
+        return .success(pairs)
     }
 
     static func percentDecode(_ bytes: ArraySlice<UInt8>) -> String? {

@@ -6,4 +6,46 @@ enum MediaType {
         let main = header.split(separator: ";", maxSplits: 1).first ?? ""
         return main.trimmingCharacters(in: .whitespaces).lowercased()
     }
+
+    /// A `; name=value` parameter of a header value (`boundary` of a Content-Type, `name` of a
+    /// Content-Disposition), unquoted (`\"` and `\\` escapes), the name matched case-insensitively.
+    static func parameter(_ name: String, in header: String) -> String? {
+        var rest = Substring(header)
+        // Skip the value before the first parameter.
+        guard let semicolon = rest.firstIndex(of: ";") else { return nil }
+        rest = rest[rest.index(after: semicolon)...]
+        while !rest.isEmpty {
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            guard let eq = rest.firstIndex(of: "=") else { return nil }
+            let key = rest[..<eq].trimmingCharacters(in: .whitespaces).lowercased()
+            rest = rest[rest.index(after: eq)...]
+            var value = ""
+            if rest.first == "\"" {
+                var i = rest.index(after: rest.startIndex)
+                var closed = false
+                while i < rest.endIndex {
+                    let c = rest[i]
+                    if c == "\\", rest.index(after: i) < rest.endIndex {
+                        i = rest.index(after: i)
+                        value.append(rest[i])
+                    } else if c == "\"" {
+                        closed = true
+                        break
+                    } else {
+                        value.append(c)
+                    }
+                    i = rest.index(after: i)
+                }
+                guard closed else { return nil }
+                rest = rest[rest.index(after: i)...]
+                if let next = rest.firstIndex(of: ";") { rest = rest[rest.index(after: next)...] } else { rest = "" }
+            } else {
+                let end = rest.firstIndex(of: ";") ?? rest.endIndex
+                value = rest[..<end].trimmingCharacters(in: .whitespaces)
+                rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
+            }
+            if key == name.lowercased() { return value }
+        }
+        return nil
+    }
 }

@@ -47,12 +47,14 @@ enum OpenAPIDocument {
               "required": false,
               "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/Values"}},
-                "application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}
+                "application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}},
+                "multipart/form-data": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}
               }
             },
             "responses": {
               "200": {"description": "Valid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ValidateResponse"}}}},
               "422": {"description": "Invalid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ValidateResponse"}}}},
+              "303": {"description": "An HTML form post that asks for HTML, when html.success_url / html.error_url is set: to that page, with form (and fields) added to its query", "headers": {"Location": {"schema": {"type": "string"}}}},
               "400": {"$ref": "#/components/responses/HTTPError"},
               "404": {"$ref": "#/components/responses/HTTPError"},
               "412": {"$ref": "#/components/responses/HTTPError"},
@@ -70,7 +72,8 @@ enum OpenAPIDocument {
               "required": false,
               "content": {
                 "application/json": {"schema": {"$ref": "#/components/schemas/EvaluateRequest"}},
-                "application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}
+                "application/x-www-form-urlencoded": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}},
+                "multipart/form-data": {"schema": {"type": "object", "additionalProperties": {"type": "string"}}}
               }
             },
             "responses": {

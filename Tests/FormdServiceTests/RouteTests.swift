@@ -12,12 +12,14 @@ struct RouteTests {
     static let forms = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Forms").path
 
-    static func service(cors: [String] = [], ui: Bool = true) -> FormService {
+    static func service(cors: [String] = [], ui: Bool = true, success: String? = nil, error: String? = nil) -> FormService {
         let logger = Logger(label: "route-tests")
         let metrics = ServiceMetrics()
         let registry = FormRegistry(directory: forms, logger: logger, metrics: metrics)
         _ = registry.loadAll()
-        let s = FormService(registry: registry, metrics: metrics, logger: logger, corsAllowedOrigins: cors, uiEnabled: ui)
+        let s = FormService(
+            registry: registry, metrics: metrics, logger: logger, corsAllowedOrigins: cors, uiEnabled: ui, htmlSuccessURL: success,
+            htmlErrorURL: error)
         s.isReady = true
         return s
     }
@@ -80,6 +82,68 @@ struct RouteTests {
         // A form without localized text is the same for every language, without Vary.
         let plain = s.handle(Self.request("GET", "/forms/signup?locale=nb"))
         #expect(plain.headers["ETag"] == s.handle(Self.request("GET", "/forms/signup")).headers["ETag"] && plain.headers["Vary"] == nil)
+    }
+
+    /// What browsers post: checkboxes (`on`, or nothing when unchecked), the hidden-`false`
+    /// idiom, multipart bodies without files, and a 303 for a client that asks for HTML.
+    @Test func htmlFormPosts() throws {
+        let s = Self.service(success: "/thanks", error: "https://app.example/fix?step=2")
+        let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        let good = "email=ola%40example.com&username=ola_n&password=hemmelig1&password_confirmation=hemmelig1"
+        func values(_ r: HTTPResponse) -> [String: Any] { Self.json(r)["values"] as? [String: Any] ?? [:] }
+        let checked = s.handle(Self.request("POST", "/forms/signup/validate", form, body: good + "&terms=on"))
+        #expect(checked.status == 200 && values(checked)["terms"] as? Bool == true, "\(Self.json(checked))")
+        #expect(values(checked)["newsletter"] as? Bool == false, "an unchecked checkbox is false")
+        let unchecked = s.handle(Self.request("POST", "/forms/signup/validate", form, body: good))
+        #expect(unchecked.status == 422 && values(unchecked)["terms"] as? Bool == false)
+        #expect((Self.json(unchecked)["errors"] as? [[String: Any]])?.first?["code"] as? String == "min_value")
+        let hiddenThenChecked = s.handle(Self.request("POST", "/forms/signup/validate", form, body: good + "&terms=false&terms=on"))
+        #expect(hiddenThenChecked.status == 200)
+        let hiddenOnly = s.handle(Self.request("POST", "/forms/signup/validate", form, body: good + "&terms=false"))
+        #expect(values(hiddenOnly)["terms"] as? Bool == false)
+        let repeated = s.handle(Self.request("POST", "/forms/signup/validate", form, body: "email=a&email=b"))
+        #expect(repeated.status == 400 && (Self.json(repeated)["detail"] as? String)?.contains("email") == true)
+        // Evaluate reads a post the same way.
+        let live = s.handle(Self.request("POST", "/forms/signup/evaluate", form, body: "newsletter=on"))
+        #expect(((Self.json(live)["fields"] as? [String: [String: Any]])?["newsletter_topic"]?["visible"] as? Bool) == true)
+
+        // multipart/form-data, as a <form enctype="multipart/form-data"> sends it.
+        let boundary = "----formdBoundary7MA4YWxk"
+        func multipart(_ parts: [(String, String)], file: Bool = false) -> String {
+            var body = ""
+            for (name, value) in parts {
+                body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+            }
+            if file { body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"cv\"; filename=\"cv.pdf\"\r\nContent-Type: application/pdf\r\n\r\n%PDF\r\n" }
+            return body + "--\(boundary)--\r\n"
+        }
+        let mp: HTTPHeaders = ["Content-Type": "multipart/form-data; boundary=\(boundary)"]
+        let parts = [("email", "ola@example.com"), ("username", "ola_n"), ("password", "hemmelig1"), ("password_confirmation", "hemmelig1"), ("terms", "on")]
+        let posted = s.handle(Self.request("POST", "/forms/signup/validate", mp, body: multipart(parts)))
+        #expect(posted.status == 200 && values(posted)["email"] as? String == "ola@example.com", "\(Self.json(posted))")
+        let multiline = s.handle(Self.request("POST", "/forms/signup/validate", mp, body: multipart([("username", "a\r\nb")])))
+        #expect(values(multiline)["username"] as? String == "a\r\nb", "a value keeps its own line breaks")
+        #expect(s.handle(Self.request("POST", "/forms/signup/validate", mp, body: multipart(parts, file: true))).status == 415)
+        #expect(s.handle(Self.request("POST", "/forms/signup/validate", mp, body: "--\(boundary)\r\nbroken")).status == 400)
+        let noBoundary: HTTPHeaders = ["Content-Type": "multipart/form-data"]
+        #expect(s.handle(Self.request("POST", "/forms/signup/validate", noBoundary, body: multipart(parts))).status == 400)
+
+        // A browser with JavaScript off asks for HTML: it goes to the page for the outcome.
+        var html = form
+        html.set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+        let thanks = s.handle(Self.request("POST", "/forms/signup/validate", html, body: good + "&terms=on"))
+        #expect(thanks.status == 303 && thanks.headers["Location"] == "/thanks?form=signup")
+        let fix = s.handle(Self.request("POST", "/forms/signup/validate", html, body: "email=x"))
+        #expect(fix.status == 303)
+        #expect(fix.headers["Location"] == "https://app.example/fix?step=2&form=signup&fields=email,username,password,password_confirmation,terms")
+        var both = html
+        both.set("Accept", "application/json, text/html")
+        #expect(s.handle(Self.request("POST", "/forms/signup/validate", both, body: "email=x")).status == 422, "JSON when it asks for JSON")
+        var json: HTTPHeaders = ["Content-Type": "application/json"]
+        json.set("Accept", "text/html")
+        #expect(s.handle(Self.request("POST", "/forms/signup/validate", json, body: "{}")).status == 422, "only form posts are redirected")
+        // Without the settings, form posts get the JSON answer.
+        #expect(Self.service().handle(Self.request("POST", "/forms/signup/validate", html, body: "email=x")).status == 422)
     }
 
     @Test func validateAndEvaluate() {

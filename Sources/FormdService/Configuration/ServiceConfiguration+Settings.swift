@@ -74,6 +74,10 @@ extension ServiceConfiguration {
             "cors.allowed_origins", \.corsAllowedOrigins, expected: "a list of origins or \"*\"",
             check: { o in o == "*" || CORSPolicy.isOrigin(o) ? nil : "\"\(o)\" is not an origin (scheme://host[:port], no path)" },
             "origins whose web pages may call formd from a browser: a JSON list of `scheme://host[:port]` (the variable: comma-separated), or `*` for any. Allowed origins get preflight `OPTIONS` answers (204, `Access-Control-Allow-Methods`, `-Allow-Headers` `Content-Type, If-Match, If-None-Match, Accept-Language, X-Request-Id`, `-Max-Age` 600) and `Access-Control-Allow-Origin` and `-Expose-Headers: ETag, X-Request-Id, Content-Language` on every answer, with `Vary: Origin`; other origins get no CORS header. Empty (the default): nothing changes"),
+        .optionalURL("html.success_url", \.htmlSuccessURL,
+            "where a browser goes after a valid HTML form post that asks for HTML (`Accept` with `text/html`, not `application/json`), as a 303 with `?form=<id>` added; unset: such posts get the JSON answer. A path (`/thanks`) or an `http(s)://` URL"),
+        .optionalURL("html.error_url", \.htmlErrorURL,
+            "the same for an invalid post, with `&fields=<ids>` of the fields in error added (the form page then shows what to fix); unset: the JSON answer (422)"),
         .flag("ui.enabled", \.uiEnabled,
             "serve the form page at `/` (pick a form, use it live, see requests and answers). `false` in production if you do not want it: `/` then answers 404. The embeddable client (`/client/formd.js`, `/client/formd.css`) is served either way"),
     ]

@@ -41,6 +41,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var corsAllowedOrigins: [String] = []
     /// Serve the form page at `/` (the embeddable client under `/client/` is served either way).
     public var uiEnabled = true
+    /// Where an HTML form post that asks for HTML is sent (303) when valid / invalid.
+    public var htmlSuccessURL: String?
+    public var htmlErrorURL: String?
 
     public init() {}
 

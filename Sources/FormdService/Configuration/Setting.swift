@@ -56,6 +56,22 @@ extension Setting {
             json: { $0[keyPath: path].map(quoted) ?? "null" })
     }
 
+    /// An optional URL: absolute `http(s)://`, or a path on the same site (`/thanks`).
+    static func optionalURL(
+        _ key: String, _ path: WritableKeyPath<ServiceConfiguration, String?> & Sendable, _ summary: String
+    ) -> Setting {
+        Setting(
+            key: key, expected: "expected an http(s) URL or a path starting with /", summary: summary, shape: .text, nullable: true,
+            apply: { c, v throws(Refusal) in
+                let s = try v.text().trimmingCharacters(in: .whitespaces)
+                guard s.isEmpty || s.hasPrefix("/") || s.lowercased().hasPrefix("http://") || s.lowercased().hasPrefix("https://"),
+                    !s.contains(where: { $0.isWhitespace || $0.isNewline })
+                else { throw Refusal() }
+                c[keyPath: path] = s.isEmpty ? nil : s
+            },
+            json: { $0[keyPath: path].map(quoted) ?? "null" })
+    }
+
     static func integer(
         _ key: String, _ path: WritableKeyPath<ServiceConfiguration, Int> & Sendable, _ range: ClosedRange<Int>, _ summary: String
     ) -> Setting {

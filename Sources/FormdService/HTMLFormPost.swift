@@ -1,0 +1,39 @@
+@_spi(Engine) import FormdCore
+import FormdHTTP
+
+/// What a browser posts for a `<form>`, read with the form's own meaning (API.md §4):
+///
+/// * a checked checkbox sends `on` (its default value): true for a `switch` field, as `off` is
+///   false; an unchecked one sends nothing: a `switch` outside repeating sections that the post
+///   does not name is false;
+/// * a key may repeat only for a `switch` (the "hidden input `false` before the checkbox" idiom,
+///   which also covers checkboxes in repeating sections): it is true when any of its values is
+///   `on`, `true` or `1`, else its last value. Any other repeated key is refused (400).
+enum HTMLFormPost {
+    static func values(_ pairs: [(key: String, value: String)], plan: FormPlan) -> Result<JSONObject, HTTPError> {
+        var order: [String] = []
+        var byKey: [String: [String]] = [:]
+        for (key, value) in pairs {
+            if byKey[key] == nil { order.append(key) }
+            byKey[key, default: []].append(value)
+        }
+        var object = JSONObject()
+        for key in order {
+            let values = byKey[key]!
+            if plan.namesSwitch(key) {
+                if values.contains(where: { ["on", "true", "1"].contains($0.lowercased()) }) {
+                    object.append(key, .bool(true))
+                } else if let last = values.last {
+                    object.append(key, last.lowercased() == "off" ? .bool(false) : .string(last))
+                }
+            } else {
+                guard values.count == 1 else {
+                    return .failure(HTTPError(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
+                }
+                object.append(key, .string(values[0]))
+            }
+        }
+        for id in plan.staticSwitchIDs where byKey[id] == nil { object.append(id, .bool(false)) }
+        return .success(object)
+    }
+}
