@@ -8,12 +8,20 @@ struct FormCache {
     /// forms"), rounded up. The estimate behind `forms.max_compiled_bytes`.
     static let bytesPerDefinitionByte = 8
 
-    private struct Slot {
+    /// A class, so that a hit updates its recency in place: one hash lookup per request.
+    private final class Slot {
         let form: LoadedForm
         /// Which registry version of the form this is; a newer one replaces it.
         let generation: Int
         let cost: Int
         var lastUse: UInt64
+
+        init(form: LoadedForm, generation: Int, cost: Int, lastUse: UInt64) {
+            self.form = form
+            self.generation = generation
+            self.cost = cost
+            self.lastUse = lastUse
+        }
     }
 
     let budget: Int
@@ -30,10 +38,18 @@ struct FormCache {
     func contains(_ id: String, generation: Int) -> Bool { slots[id]?.generation == generation }
 
     mutating func get(_ id: String, generation: Int) -> LoadedForm? {
-        guard var slot = slots[id], slot.generation == generation else { return nil }
+        guard let slot = slots[id], slot.generation == generation else { return nil }
         clock &+= 1
         slot.lastUse = clock
-        slots[id] = slot
+        return slot.form
+    }
+
+    /// The cached form of `id`, whatever its generation: the registry replaces or removes a slot
+    /// whenever the version that serves changes, so a slot present is current.
+    mutating func current(_ id: String) -> LoadedForm? {
+        guard let slot = slots[id] else { return nil }
+        clock &+= 1
+        slot.lastUse = clock
         return slot.form
     }
 

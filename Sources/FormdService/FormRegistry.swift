@@ -100,13 +100,14 @@ public final class FormRegistry: @unchecked Sendable {
     /// has never compiled.
     @_spi(Engine) public func form(_ id: String) -> LoadedForm? {
         lock.lock()
+        // The request path: one hash lookup when the form is compiled.
+        if let form = cache.current(id) {
+            lock.unlock()
+            return form
+        }
         guard let entry = entries[id] else {
             lock.unlock()
             return nil
-        }
-        if let good = entry.good, let form = cache.get(id, generation: good.generation) {
-            lock.unlock()
-            return form
         }
         let pending = entry.pending
         lock.unlock()

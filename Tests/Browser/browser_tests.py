@@ -262,7 +262,14 @@ class Suite:
         self.origin_files = {}
         self.origin = Origin(self.origin_files)
         allowed = f"http://localhost:{self.origin.port}"
-        self.formd = Formd(args.bin, {"FORMD_CORS_ALLOWED_ORIGINS": allowed, "FORMD_LOG_LEVEL": "warning"})
+        # Plain HTML forms (no JavaScript) land on these pages of the other origin.
+        self.origin_files["/thanks.html"] = b"<!doctype html><title>thanks</title><p>Thanks!"
+        self.origin_files["/fix.html"] = b"<!doctype html><title>fix</title><p>Please fix the form."
+        self.formd = Formd(args.bin, {
+            "FORMD_CORS_ALLOWED_ORIGINS": allowed, "FORMD_LOG_LEVEL": "warning",
+            "FORMD_HTML_SUCCESS_URL": f"http://localhost:{self.origin.port}/thanks.html",
+            "FORMD_HTML_ERROR_URL": f"http://localhost:{self.origin.port}/fix.html",
+        })
         self.d = browser()
         self.d.set_script_timeout(20)
         os.makedirs(args.shots, exist_ok=True)
@@ -654,6 +661,30 @@ fetch(arguments[0] + 'forms/signup/evaluate', {method: 'POST', headers: {'Conten
         assert r.startswith("refused"), r
         assert not self.d.find_elements(By.CSS_SELECTOR, "#signup form"), "the module itself is refused"
         assert any("CORS" in m or "Access-Control" in m for m in console_errors(self.d))
+
+    def test_plain_html_forms_without_javascript(self):
+        """A <form> with no script at all posts to formd, urlencoded and multipart: a checked
+        checkbox (on) is true, an unchecked one false, and the browser follows the 303."""
+        for enctype in ["application/x-www-form-urlencoded", "multipart/form-data"]:
+            self.origin_files["/plain.html"] = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>plain</title></head><body>
+<form method="post" action="{self.formd.base}forms/signup/validate" enctype="{enctype}">
+<input name="email" value="ola@example.com"><input name="username" value="ola_n">
+<input type="password" name="password" value="hemmelig1">
+<input type="password" name="password_confirmation" value="hemmelig1">
+<input type="hidden" name="terms" value="false"><input type="checkbox" name="terms" id="terms">
+<input type="checkbox" name="newsletter" id="newsletter">
+<button type="submit">Send</button></form></body></html>""".encode()
+            plain = f"http://localhost:{self.origin.port}/plain.html"
+            self.d.get(plain)
+            self.d.find_element(By.ID, "terms").click()
+            self.d.find_element(By.CSS_SELECTOR, "button").click()
+            WebDriverWait(self.d, 10).until(lambda d: "/thanks.html" in d.current_url)
+            assert self.d.current_url.endswith("/thanks.html?form=signup"), (enctype, self.d.current_url)
+            self.d.get(plain)
+            self.d.find_element(By.CSS_SELECTOR, "button").click()
+            WebDriverWait(self.d, 10).until(lambda d: "/fix.html" in d.current_url)
+            assert self.d.current_url.endswith("/fix.html?form=signup&fields=terms"), (enctype, self.d.current_url)
 
     def test_visibility_mutant_is_caught(self):
         """The renderer with its visibility handling broken: the oracle must notice."""
