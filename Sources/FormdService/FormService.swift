@@ -70,14 +70,15 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     /// microseconds, so it stays on the I/O loop; validate and evaluate go to the worker pool.
     public func runsOnIOLoop(_ request: HTTPRequest) -> Bool {
         let path = request.path
+        if path.hasPrefix("/forms/") {
+            // Validate and evaluate, and a form's submission schema (built per request), are a
+            // worker's job; a definition is cheap once compiled, compiling one is a worker's job.
+            if request.method == "POST" || path.hasSuffix("/schema") { return false }
+            return registry.isCompiled(String(path.dropFirst("/forms/".count)))
+        }
         // The listing and the OpenAPI document may have to read every definition (the first
         // call, or the first after a change): a worker's job, never an I/O loop's.
-        if path == "/forms" || path == "/openapi.json" { return false }
-        guard path.hasPrefix("/forms/") else { return true }
-        // A form's submission schema is built per request: a worker's job too.
-        if request.method == "POST" || path.hasSuffix("/schema") { return false }
-        // A definition is cheap to serve once compiled; compiling one is a worker's job.
-        return registry.isCompiled(String(path.dropFirst("/forms/".count)))
+        return path != "/forms" && path != "/openapi.json"
     }
 
     /// `route`, with CORS: a preflight from an allowed origin is answered here, and every answer

@@ -13,7 +13,7 @@ struct RouteTests {
         .deletingLastPathComponent().appendingPathComponent("Forms").path
 
     static func service(cors: [String] = [], ui: Bool = true, success: String? = nil, error: String? = nil) -> FormService {
-        let logger = Logger(label: "route-tests")
+        let logger = Logger(label: "route-tests", factory: { _ in SwiftLogNoOpLogHandler() })
         let metrics = ServiceMetrics()
         let registry = FormRegistry(directory: forms, logger: logger, metrics: metrics)
         _ = registry.loadAll()
