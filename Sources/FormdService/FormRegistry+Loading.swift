@@ -48,8 +48,10 @@ extension FormRegistry {
             if initial { logger.error("cannot read the forms folder", metadata: ["folder": "\(directory)", "error": "\(error)"]) }
             return
         }
-        polls += 1
-        let verifyAll = !initial && watchMode == "poll" && polls % Self.verifyEvery == 0
+        let verifyAll = lock.withLock { () -> Bool in
+            polls += 1
+            return !initial && watchMode == "poll" && polls % Self.verifyEvery == 0
+        }
         var seen = Set<String>()
         for name in names {
             let id = String(name.dropLast(5))
