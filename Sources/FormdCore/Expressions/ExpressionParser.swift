@@ -21,7 +21,8 @@ import Foundation
 /// -4, `2**3**2` is 2**9. Formulas allow variables with or without `$`; conditions require `$`
 /// (a bare name that is not a function call or a constant such as `pi` is an error; in formulas
 /// a bare name is a field, so constants are written `pi()` there). Function names are
-/// case-insensitive. The functions, their aliases and what desugars to what: `callable` below.
+/// case-insensitive. The functions, their aliases and what desugars to what: `aliases`,
+/// `desugared`, `constants` and `makeCall` below.
 struct ExpressionParser {
     enum Dialect { case formula, condition }
 
