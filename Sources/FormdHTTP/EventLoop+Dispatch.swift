@@ -68,9 +68,17 @@ extension EventLoop {
             now = Sys.nowMillis()
             acceptConnections()  // on the shared socket: the dup is only the source's handle
         }
-        source.setCancelHandler { _ = close(fd) }
+        // On the loop's queue, like `finishDrain`: the drained report waits for this close.
+        source.setCancelHandler { [self] in
+            _ = close(fd)
+            listenDescriptorOpen = false
+            let next = afterListenDescriptorClosed
+            afterListenDescriptorClosed = nil
+            next?()
+        }
         source.resume()
         listenSource = source
+        listenDescriptorOpen = true
         listenSourceSuspended = false
         return true
     }

@@ -51,6 +51,13 @@ final class EventLoop: @unchecked Sendable {
     /// source is cancelled, so the server may close the original at any time).
     var listenSource: DispatchSourceRead?
     var listenSourceSuspended = false
+    /// Whether a listen source's own descriptor (a dup of the listening socket) is still open: the
+    /// socket keeps accepting into its backlog until every descriptor of it is closed, so a
+    /// draining loop reports itself drained only after that (else a connect could still succeed
+    /// once the server said it stopped).
+    var listenDescriptorOpen = false
+    /// What to do once the listen source's descriptor is closed (the drained report).
+    var afterListenDescriptorClosed: (() -> Void)?
     var sweepTimer: DispatchSourceTimer?
 
     var connections: [Connection?] = []
@@ -326,8 +333,19 @@ final class EventLoop: @unchecked Sendable {
     private func finishDrain() {
         guard !stopped else { return }
         stopped = true
-        server.loopDidDrain(self)
-        // The epoll thread leaves its loop and shuts down; a Dispatch loop has no thread to leave.
-        if let queue { queue.async { [self] in shutdownLoop() } }
+        let report = { [self] in
+            server.loopDidDrain(self)
+            // The epoll thread leaves its loop and shuts down; a Dispatch loop has no thread to leave.
+            if let queue { queue.async { [self] in shutdownLoop() } }
+        }
+        if kind == .dispatch {
+            // Also a source paused for want of descriptors, which the drain did not cancel.
+            dispatchPauseAccepting(forever: true)
+            if listenDescriptorOpen {
+                afterListenDescriptorClosed = report
+                return
+            }
+        }
+        report()
     }
 }
