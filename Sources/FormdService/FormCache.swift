@@ -35,7 +35,7 @@ struct FormCache {
 
     static func cost(of form: LoadedForm) -> Int { max(1, form.servedBytes.count) * bytesPerDefinitionByte }
 
-    func contains(_ id: String, generation: Int) -> Bool { slots[id]?.generation == generation }
+    func contains(_ id: String) -> Bool { slots[id] != nil }
 
     mutating func get(_ id: String, generation: Int) -> LoadedForm? {
         guard let slot = slots[id], slot.generation == generation else { return nil }

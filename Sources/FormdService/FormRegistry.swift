@@ -175,7 +175,8 @@ public final class FormRegistry: @unchecked Sendable {
 
     /// Whether `form(id)` would answer from the cache, without reading or compiling.
     public func isCompiled(_ id: String) -> Bool {
-        lock.withLock { entries[id]?.good.map { cache.contains(id, generation: $0.generation) } ?? false }
+        // As in `form(id)`: a slot present is the version that serves.
+        lock.withLock { cache.contains(id) }
     }
 
     /// Compiled forms held now and their estimated bytes (for tests and the scale benchmark).

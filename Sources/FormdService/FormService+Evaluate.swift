@@ -24,9 +24,9 @@ extension FormService {
         options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
         let evaluation = Evaluation(plan: form.plan, values: values, mode: .validate, options: options)
         metrics.formatTimedOut(evaluation.formatTimeouts)
+        if isFormPost, let redirect = htmlRedirect(form, evaluation, request) { return redirect }
         var w = JSONWriter(reservingCapacity: 512)
         evaluation.validateResponse(form: form.id, version: form.version, into: &w)
-        if isFormPost, let redirect = htmlRedirect(form, evaluation, request) { return redirect }
         return Self.stateResponse(w.bytes, status: evaluation.isValid ? 200 : 422, locale: options.locale)
     }
 
