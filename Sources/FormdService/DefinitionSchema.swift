@@ -92,7 +92,8 @@ enum DefinitionSchema {
     "errorCode": {
       "enum": [
         "required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare",
-        "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long"
+        "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long",
+        "min_selections", "max_selections"
       ]
     },
     "group": {
@@ -153,7 +154,7 @@ enum DefinitionSchema {
         {
           "enum": [
             "text", "name", "email", "password", "number", "count", "float", "switch", "select", "segment",
-            "date", "date_time", "time", "button", "spacer"
+            "multi_select", "date", "date_time", "time", "button", "spacer"
           ]
         },
         { "$ref": "#/$defs/text" }
@@ -296,6 +297,8 @@ enum DefinitionSchema {
             "format": { "$ref": "#/$defs/text", "description": "A regex that must match somewhere in the text, case-insensitively." },
             "compare_to": { "$ref": "#/$defs/text" },
             "compare_rule": { "anyOf": [{ "enum": ["==", ">", ">=", "<", "<="] }, { "$ref": "#/$defs/absent" }] },
+            "min_selections": { "$ref": "#/$defs/count", "description": "multi_select: at least this many options chosen." },
+            "max_selections": { "$ref": "#/$defs/count", "description": "multi_select: at most this many options chosen." },
             "messages": {
               "anyOf": [
                 { "$ref": "#/$defs/absent" },

@@ -192,7 +192,7 @@ enum OpenAPIDocument {
             "type": "object", "required": ["code", "message", "params"],
             "properties": {
               "field": {"type": "string"}, "section": {"type": "string"},
-              "code": {"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long"]},
+              "code": {"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long", "min_selections", "max_selections"]},
               "message": {"type": "string"},
               "params": {"type": "object"}
             }

@@ -113,7 +113,7 @@ struct SubmissionSchema {
                 allowed.append(json)
             }
             branches.append(Self.object(["enum": .array(allowed)]))
-        case .select, .segment:
+        case .select, .segment, .multiSelect:
             var allowed: [JSONValue] = []
             for o in f.options {
                 guard let id = o.id else { continue }
@@ -126,6 +126,19 @@ struct SubmissionSchema {
                 }
             }
             branches.append(Self.object(["enum": .array(allowed)]))
+            if f.kind == .multiSelect {
+                // A list of option ids (one id alone is a list of one). An empty list is no value;
+                // a list shorter than `min_selections` is left to formd (never stricter).
+                var list = JSONObject()
+                list.append("type", .string("array"))
+                list.append("items", Self.object(["enum": .array(allowed)]))
+                list.append("uniqueItems", .bool(true))
+                if mustHaveValue {
+                    list.append("minItems", .number(JSONNumber(literal: String(max(1, v?.minSelections ?? 1)))))
+                }
+                if let max = v?.maxSelections { list.append("maxItems", .number(JSONNumber(literal: String(max)))) }
+                branches.append(.object(list))
+            }
         case .date, .dateTime, .time:
             branches.append(Self.object(["type": .string("string"), "pattern": .string("\\S")]))
         case .button, .spacer, .custom:

@@ -179,6 +179,20 @@ struct EvaluationEnvironment: ExpressionEnvironment {
         for base in e.pointee.layout.instanceBase[t] { body(Evaluation.operand(e, base + a, use: use)) }
     }
 
+    func choices(_ slot: Int) -> [JSONValue]? {
+        guard case .scalar(let ref) = refs[base + slot] else { return nil }
+        let e = evaluation
+        guard let s = e.pointee.layout.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal),
+            e.pointee.layout.fields[s].flags.contains(.hasOptions),
+            e.pointee.plan.spec(e.pointee.layout.fields[s].spec).kind == .multiSelect
+        else { return nil }
+        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.layout.fields[s].sectionSlot],
+            case .array(let chosen)? = e.pointee.origin[s] == .sent
+                ? e.pointee.submission.members[Int(e.pointee.sentMember[s])].value : e.pointee.stored[s]
+        else { return [] }
+        return chosen
+    }
+
     func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)? {
         guard case .aggregate(let t, let a) = refs[base + slot] else { return nil }
         return evaluation.pointee.aggregates?.lookup(.init(template: Int32(t), attr: Int32(a), function: fn, use: use))
@@ -200,6 +214,9 @@ extension Evaluation {
             let v = e.pointee.origin[s] == .sent
                 ? e.pointee.submission.members[Int(e.pointee.sentMember[s])].value : e.pointee.stored[s]
         else { return .missing }
+        if flags.contains(.hasOptions), case .array(let chosen) = v {
+            return multipleChoiceOperand(e, chosen, e.pointee.layout.fields[s].spec, use: use)
+        }
         if use == .formula && flags.contains(.hasOptions) {
             guard let n = e.pointee.plan.optionNumber(for: v, e.pointee.layout.fields[s].spec) else { return .missing }
             return .number(n)
@@ -214,6 +231,29 @@ extension Evaluation {
             return .string(str)
         default:
             return .missing
+        }
+    }
+
+    /// A multiple choice as an operand (SEMANTICS §4, §5.1): in formulas the sum of its chosen
+    /// options' `value`s (no value when none has one), in text templates its ids joined by ", ",
+    /// in conditions its number of chosen options.
+    private static func multipleChoiceOperand(
+        _ e: UnsafePointer<Evaluation>, _ chosen: [JSONValue], _ ref: Layout.SpecRef, use: EvaluationEnvironment.Use
+    ) -> Operand {
+        switch use {
+        case .formula:
+            var total: FormNumber?
+            var inexact = false
+            for id in chosen {
+                guard let n = e.pointee.plan.optionNumber(for: id, ref) else { continue }
+                guard let sum = total.map({ DecimalMath.add($0, n, &inexact) }) ?? n else { return .missing }
+                total = sum
+            }
+            return total.map { .number($0) } ?? .missing
+        case .text:
+            return .string(chosen.map(\.choiceText).joined(separator: ", "))
+        case .condition:
+            return chosen.isEmpty ? .missing : .number(FormNumber(chosen.count))
         }
     }
 

@@ -47,13 +47,25 @@ extension Evaluation {
                 for s in sources where isVisible(s) && hasValue(s) {
                     let ref = layout.fields[s].spec
                     var selected: Int32 = -1
+                    // A multiple choice: every chosen option's targets are in force (SEMANTICS §5.2).
+                    var chosen: [JSONValue]?
                     if layout.fields[s].flags.contains(.hasOptions) {
-                        guard let v = value(s), let k = plan.optionIndex(for: v, ref) else { continue }
-                        selected = Int32(k)
+                        guard let v = value(s) else { continue }
+                        if case .array(let items) = v {
+                            chosen = items
+                        } else {
+                            guard let k = plan.optionIndex(for: v, ref) else { continue }
+                            selected = Int32(k)
+                        }
                     }
                     for e in plan.edgeRanges[ref] {
                         let edge = Int(e)
-                        guard plan.edges[edge].option == selected else { continue }
+                        if let chosen {
+                            let option = Int(plan.edges[edge].option)
+                            guard option >= 0, chosen.contains(where: { plan.optionIndex(for: $0, ref) == option }) else { continue }
+                        } else {
+                            guard plan.edges[edge].option == selected else { continue }
+                        }
                         if let simple = plan.edges[edge].simple {
                             guard simpleHolds(simple.comparison, simple.variable, context: s) else { continue }
                         } else if let c = plan.edges[edge].condition, !conditionHolds(c, context: s) {

@@ -55,7 +55,8 @@ extension Evaluation {
             fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
             return
         }
-        if origin[s] != .sent && stored[s].isNone {
+        // An empty multiple choice chose nothing: no value for the checks (SEMANTICS §6).
+        if origin[s] != .sent && (stored[s].isNone || stored[s] == .array([])) {
             if checks.flags.contains(.required), mode == .validate || changedIDs.contains(layout.ids[s]) {
                 fieldError(s, .required, params: [])
             }
@@ -102,10 +103,14 @@ extension Evaluation {
         if !checks.flags.isDisjoint(with: [.rare, .compare]), let v = value(s) { validateRare(s, v, checks) }
     }
 
-    /// `format`, `compare_to` and id checks.
+    /// `format`, `compare_to`, id checks and the selection counts of a multiple choice.
     private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks) {
         let slot = layout.fields[s]
         let spec = checks.flags.contains(.rare) ? plan.spec(slot.spec) : nil
+        if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules = spec?.validations {
+            if let min = rules.minSelections, chosen.count < min { fieldError(s, .minSelections, params: [("min", .int(min))]) }
+            if let max = rules.maxSelections, chosen.count > max { fieldError(s, .maxSelections, params: [("max", .int(max))]) }
+        }
         if let pattern = spec?.validations?.format, checks.flags.contains(.textChecks), let text = v.textForChecks,
             !formatMatches(pattern, text)
         {

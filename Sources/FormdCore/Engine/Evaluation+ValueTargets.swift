@@ -17,10 +17,14 @@ extension Evaluation {
             if let s = context {
                 let spec = plan.spec(layout.fields[s].spec)
                 if spec.hasOptions {
-                    guard let v = value(s),
-                        let option = spec.option(for: v)
-                    else { continue }
-                    targets = option.targets
+                    guard let v = value(s) else { continue }
+                    if case .array(let chosen) = v {
+                        // A multiple choice runs every chosen option's targets, in definition order.
+                        targets = chosen.compactMap { spec.option(for: $0) }.flatMap(\.targets)
+                    } else {
+                        guard let option = spec.option(for: v) else { continue }
+                        targets = option.targets
+                    }
                 } else {
                     targets = spec.targets
                 }

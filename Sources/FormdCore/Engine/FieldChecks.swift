@@ -36,7 +36,9 @@ struct FieldChecks: Sendable {
         if rules?.required == true { f.insert(.required) }
         if !spec.hasOptions && spec.kind != .switch { f.insert(.textChecks) }
         if !spec.hasOptions, rules?.minValue != nil || rules?.maxValue != nil { f.insert(.numericChecks) }
-        if rules?.format != nil || spec.idCheck != nil { f.insert(.rare) }
+        if rules?.format != nil || spec.idCheck != nil || rules?.minSelections != nil || rules?.maxSelections != nil {
+            f.insert(.rare)
+        }
         if rules?.compareTo != nil { f.insert(.compare) }
         flags = f
         minLength = Int32(clamping: rules?.minLength ?? 0)

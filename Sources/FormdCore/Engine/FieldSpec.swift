@@ -145,13 +145,18 @@ final class ValidationSpec: Sendable {
     let compareTo: FieldRef?
     let compareToText: String?
     let compareRule: Validations.CompareRule
+    let minSelections: Int?
+    let maxSelections: Int?
     let messageTable: MessageTable?
 
     init(
         required: Bool, minLength: Int?, maxLength: Int?, minValue: (text: String, number: FormNumber)?,
         maxValue: (text: String, number: FormNumber)?, format: FormatPattern?, compareTo: FieldRef?,
-        compareToText: String?, compareRule: Validations.CompareRule, messageTable: MessageTable?
+        compareToText: String?, compareRule: Validations.CompareRule, minSelections: Int? = nil,
+        maxSelections: Int? = nil, messageTable: MessageTable?
     ) {
+        self.minSelections = minSelections
+        self.maxSelections = maxSelections
         self.required = required
         self.minLength = minLength
         self.maxLength = maxLength

@@ -224,7 +224,11 @@ struct FormCompiler {
                 error(field.path + ".value", "value \(v.compactText) cannot be held by a \(field.kind.expectedName) field")
             }
         }
-        if defaultValue == nil, let option = field.options.first(where: { $0.isDefault && $0.id != nil }) {
+        if defaultValue == nil, field.kind == .multiSelect {
+            // Every option marked `default` (SEMANTICS §3).
+            let ids = field.options.filter(\.isDefault).compactMap(\.id)
+            if !ids.isEmpty { defaultValue = .array(ids) }
+        } else if defaultValue == nil, let option = field.options.first(where: { $0.isDefault && $0.id != nil }) {
             defaultValue = option.id
         }
 
@@ -251,6 +255,13 @@ struct FormCompiler {
                         stringOffset: error.offset)
                 }
             }
+            for (key, bound) in [("min_selections", v.minSelections), ("max_selections", v.maxSelections)]
+            where bound != nil && field.kind != .multiSelect {
+                error(field.path + ".validations." + key, "\(key) applies to multi_select fields only")
+            }
+            if let min = v.minSelections, let max = v.maxSelections, min > max {
+                error(field.path + ".validations.min_selections", "min_selections (\(min)) is above max_selections (\(max))")
+            }
             var compare: FieldRef?
             if let other = v.compareTo {
                 compare = resolveField(other, template: template)
@@ -263,6 +274,7 @@ struct FormCompiler {
                 minValue: v.minValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
                 maxValue: v.maxValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
                 format: pattern, compareTo: compare, compareToText: v.compareTo, compareRule: v.compareRule,
+                minSelections: v.minSelections, maxSelections: v.maxSelections,
                 messageTable: compileMessages(v.messages, path: field.path + ".validations.messages", field: true))
         }
 

@@ -120,6 +120,29 @@ struct ConditionEvaluator<Environment: ExpressionEnvironment> {
         case .missing(let i):
             if case .missing = Self.normalized(environment.operand(variableSlots[i])) { return Self.one }
             return Self.zero
+        case .choiceCount(let i, let fallback):
+            guard let chosen = environment.choices(variableSlots[i]) else { return try evaluate(fallback) }
+            return .number(FormNumber(chosen.count))
+        case .contains(let i, let valueNode):
+            let value = try evaluate(valueNode)
+            if case .missing = value { return Self.zero }
+            if let chosen = environment.choices(variableSlots[i]) {
+                for id in chosen where Self.equal(Self.normalized(Self.operand(of: id)), value, false) { return Self.one }
+                return Self.zero
+            }
+            let own = Self.normalized(environment.operand(variableSlots[i]))
+            if case .missing = own { return Self.zero }
+            return Self.equal(own, value, false) ? Self.one : Self.zero
+        }
+    }
+
+    /// An option id as a condition reads it (booleans as 1/0).
+    static func operand(of id: JSONValue) -> Operand {
+        switch id {
+        case .string(let s): .string(s)
+        case .number(let n): FormNumber.parse(n.text).map { .number($0) } ?? .string(n.text)
+        case .bool(let b): .number(b ? 1 : 0)
+        default: .missing
         }
     }
 

@@ -26,9 +26,13 @@ import Foundation
     /// not changed since (nil: compute it). `inexact` is whether computing it rounded.
     func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)?
     func storeAggregate(_ fn: AggregateFunction, _ slot: Int, _ value: FormNumber?, inexact: Bool)
+    /// The option ids a multiple-choice variable has chosen (`[]` when none, or when it is hidden
+    /// or invalid); nil when the variable is not a multiple choice.
+    func choices(_ slot: Int) -> [JSONValue]?
 }
 
 extension ExpressionEnvironment {
+    public func choices(_ slot: Int) -> [JSONValue]? { nil }
     public func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)? { nil }
     public func storeAggregate(_ fn: AggregateFunction, _ slot: Int, _ value: FormNumber?, inexact: Bool) {}
 }

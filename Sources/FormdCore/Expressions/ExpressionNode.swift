@@ -23,6 +23,12 @@ indirect enum ExpressionNode: Sendable {
     case equals([ExpressionNode])
     case present(Int)
     case missing(Int)
+    /// `count($x)`: the number of options a multiple choice has chosen; for any other field the
+    /// list form's meaning (`fallback`, one argument that must have a value).
+    case choiceCount(Int, fallback: ExpressionNode)
+    /// `contains($x, value)` (conditions): a multiple choice has chosen `value`; any other field
+    /// holds it.
+    case contains(Int, ExpressionNode)
 }
 
 struct ArithmeticLink: Sendable {

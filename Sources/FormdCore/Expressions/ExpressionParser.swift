@@ -304,7 +304,8 @@ struct ExpressionParser {
     ]
     /// Only conditions have booleans and the field tests.
     static let conditionFunctions: Set<String> = [
-        "equals", "present", "missing", "and", "or", "not", "l_eq", "l_neq", "l_lt", "l_gt", "l_ltoe", "l_gtoe",
+        "equals", "present", "missing", "contains", "and", "or", "not", "l_eq", "l_neq", "l_lt", "l_gt", "l_ltoe",
+        "l_gtoe",
     ]
     /// Constants, to 15 significant digits (what every inexact result is rounded to).
     static let constants: [String: FormNumber] = [
@@ -359,9 +360,12 @@ struct ExpressionParser {
                 case .avg: return .arithmetic(total, [ArithmeticLink(op: .divide, operand: .number(FormNumber(scalars.count)))])
                 default:
                     // The number of arguments, as in the original; each must still have a value.
-                    return .arithmetic(.number(FormNumber(scalars.count)), scalars.map {
+                    let listForm = ExpressionNode.arithmetic(.number(FormNumber(scalars.count)), scalars.map {
                         ArithmeticLink(op: .add, operand: .arithmetic($0, [ArithmeticLink(op: .multiply, operand: .number(0))]))
                     })
+                    // `count($x)` of a multiple choice is its number of chosen options (SEMANTICS §4).
+                    if scalars.count == 1, case .variable(let v) = scalars[0] { return .choiceCount(v, fallback: listForm) }
+                    return listForm
                 }
             }
         }
@@ -408,6 +412,12 @@ struct ExpressionParser {
         case "equals":
             try arity(2...Int.max, "at least 2 arguments")
             return .equals(scalars)
+        case "contains":
+            try arity(2...2, "2 arguments")
+            guard case .variable(let v) = scalars[0] else {
+                throw ExpressionError("'\(name)' takes a field, written $id, then a value", column: column)
+            }
+            return .contains(v, scalars[1])
         default: // present, missing
             try arity(1...1, "1 argument")
             guard case .variable(let v) = scalars[0] else {

@@ -54,7 +54,10 @@ struct FormulaEvaluator<Environment: ExpressionEnvironment> {
                 throw NoValue()
             }
             return r
-        case .string, .compare, .all, .any, .not, .equals, .present, .missing:
+        case .choiceCount(let i, let fallback):
+            guard let chosen = environment.choices(variableSlots[i]) else { return try evaluate(fallback) }
+            return FormNumber(chosen.count)
+        case .string, .compare, .all, .any, .not, .equals, .present, .missing, .contains:
             throw NoValue()   // not produced by the formula parser
         }
     }

@@ -21,6 +21,9 @@ enum FormulaProgram {
         case fold(min: Bool, count: Int32)
         /// Pop `arguments` values (1 or 2), push `fn` of them.
         case call(NumericFunction, arguments: Int32)
+        /// Push the number of options the multiple choice in the slot has chosen; for any other
+        /// field 1 (`count($x)`'s list form, which in a formula is 1 whatever `x` holds).
+        case choiceCount(Int32)
         /// A node the formula parser does not produce: no value.
         case fail
     }
@@ -60,7 +63,9 @@ enum FormulaProgram {
                     for a in used { emit(a) }
                     push(.call(fn, arguments: Int32(used.count)), 1 - used.count)
                 }
-            case .string, .compare, .all, .any, .not, .equals, .present, .missing:
+            case .choiceCount(let i, _):
+                push(.choiceCount(Int32(formula.variableSlots[i])), 1)
+            case .string, .compare, .all, .any, .not, .equals, .present, .missing, .contains:
                 push(.fail, 1)
             }
         }
@@ -110,6 +115,9 @@ enum FormulaProgram {
                     guard let r = Arithmetic.call(fn, stack[first], b, &inexact) else { return nil }
                     top = first + 1
                     stack[first] = r
+                case .choiceCount(let slot):
+                    stack.initializeElement(at: top, to: FormNumber(environment.choices(Int(slot))?.count ?? 1))
+                    top += 1
                 case .fail:
                     return nil
                 }

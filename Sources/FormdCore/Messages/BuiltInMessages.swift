@@ -21,6 +21,8 @@ enum BuiltInMessages {
             .maxInstances: "{label} can have at most {max} entries.",
             .unstable: "The form could not settle. These fields kept changing: {fields}.",
             .textTooLong: "{label} would be longer than {max} bytes, so it was not computed.",
+            .minSelections: "Choose at least {min} for {label}.",
+            .maxSelections: "Choose at most {max} for {label}.",
         ],
         .nb: [
             .required: "{label} må fylles ut.",
@@ -38,6 +40,8 @@ enum BuiltInMessages {
             .maxInstances: "{label} kan ikke ha mer enn {max} oppføringer.",
             .unstable: "Skjemaet kom ikke i ro. Disse feltene fortsatte å endre seg: {fields}.",
             .textTooLong: "{label} ville blitt lengre enn {max} byte og ble derfor ikke beregnet.",
+            .minSelections: "Velg minst {min} for {label}.",
+            .maxSelections: "Velg høyst {max} for {label}.",
         ],
         .es: [
             .required: "El campo {label} es obligatorio.",
@@ -55,6 +59,8 @@ enum BuiltInMessages {
             .maxInstances: "La sección {label} no puede tener más de {max} elementos.",
             .unstable: "El formulario no llegó a estabilizarse. Estos campos seguían cambiando: {fields}.",
             .textTooLong: "El campo {label} superaría {max} bytes, por lo que no se ha calculado.",
+            .minSelections: "Elija al menos {min} opciones en el campo {label}.",
+            .maxSelections: "Elija como máximo {max} opciones en el campo {label}.",
         ],
     ]
 }

@@ -16,6 +16,9 @@
     case unstable
     /// A text formula whose result would exceed `EvaluationOptions.maxTextBytes`.
     case textTooLong = "text_too_long"
+    /// A multiple choice with fewer / more chosen options than `min_selections` / `max_selections`.
+    case minSelections = "min_selections"
+    case maxSelections = "max_selections"
 
     /// Dense index, for the flat message tables.
     var index: Int {
@@ -35,8 +38,10 @@
         case .maxInstances: 12
         case .unstable: 13
         case .textTooLong: 14
+        case .minSelections: 15
+        case .maxSelections: 16
         }
     }
 
-    static let count = 15
+    static let count = 17
 }

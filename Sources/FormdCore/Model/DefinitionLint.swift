@@ -35,11 +35,12 @@ struct DefinitionLint {
         "numeric": "float", "real": "float", "string": "text", "textarea": "text", "boolean": "switch",
         "bool": "switch", "checkbox": "switch", "toggle": "switch", "dropdown": "select", "radio": "segment",
         "enum": "select", "choice": "select", "datetime": "date_time", "date-time": "date_time",
-        "timestamp": "date_time", "mail": "email", "e-mail": "email",
+        "timestamp": "date_time", "mail": "email", "e-mail": "email", "multiselect": "multi_select",
+        "multi-select": "multi_select", "multiple": "multi_select", "checkboxes": "multi_select", "multiple_select": "multi_select",
     ]
     static let kinds = [
         "text", "name", "email", "password", "number", "count", "float", "switch", "select", "segment",
-        "date", "date_time", "time", "button", "spacer",
+        "multi_select", "date", "date_time", "time", "button", "spacer",
     ]
 
     private mutating func lintKind(_ field: Field) {

@@ -27,7 +27,7 @@ struct DefinitionReader {
     static let targetKeys: Set<String> = ["id", "type", "action", "target_value", "condition"]
     static let validationKeys: Set<String> = [
         "required", "min_length", "max_length", "minimum_length", "maximum_length", "min_value", "max_value",
-        "format", "compare_to", "compare_rule", "messages",
+        "format", "compare_to", "compare_rule", "messages", "min_selections", "max_selections",
     ]
 
     mutating func read(_ root: JSONValue) -> FormDefinition? {
@@ -272,6 +272,8 @@ struct DefinitionReader {
         v.minValue = number(o, "min_value", path: p)
         v.maxValue = number(o, "max_value", path: p)
         v.format = string(o, "format", path: p)
+        v.minSelections = count(o, "min_selections", path: p)
+        v.maxSelections = count(o, "max_selections", path: p)
         v.compareTo = string(o, "compare_to", path: p)
         if let rule = string(o, "compare_rule", path: p) {
             if let r = Validations.CompareRule(rawValue: rule) {

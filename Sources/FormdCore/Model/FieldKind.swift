@@ -4,6 +4,8 @@
     case number, count, float
     case `switch`
     case select, segment
+    /// A list of option ids (several may be chosen): Formkit's multiple select.
+    case multiSelect
     case date, dateTime, time
     case button, spacer
     case custom
@@ -20,6 +22,7 @@
         case "switch": self = .switch
         case "select": self = .select
         case "segment": self = .segment
+        case "multi_select": self = .multiSelect
         case "date": self = .date
         case "date_time": self = .dateTime
         case "time": self = .time
@@ -34,7 +37,7 @@
     /// A formula on these kinds is numeric; on any other it is a text template (SEMANTICS §4).
     public var isNumeric: Bool { self == .number || self == .count || self == .float }
     public var isTextual: Bool { self == .text || self == .name || self == .email || self == .password }
-    public var hasOptions: Bool { self == .select || self == .segment }
+    public var hasOptions: Bool { self == .select || self == .segment || self == .multiSelect }
     public var isCalendar: Bool { self == .date || self == .dateTime || self == .time }
 
     public var calendarKind: CalendarKind? {
@@ -59,6 +62,7 @@
         case .switch: "switch"
         case .select: "select"
         case .segment: "segment"
+        case .multiSelect: "multi_select"
         case .date: "date"
         case .dateTime: "date_time"
         case .time: "time"

@@ -11,6 +11,9 @@
     public var minValue: JSONNumber?
     public var maxValue: JSONNumber?
     public var format: String?
+    /// Bounds on the number of options a `multi_select` field has chosen.
+    public var minSelections: Int?
+    public var maxSelections: Int?
     public var compareTo: String?
     public var compareRule: CompareRule = .equal
     /// `{code: "text"}` or `{code: {"en": ..., "nb": ...}}`.

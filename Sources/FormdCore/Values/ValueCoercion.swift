@@ -79,6 +79,8 @@ struct ValueCoercer: Sendable {
             }
         case .select, .segment:
             return Self.matchOption(.string(s), options)
+        case .multiSelect:
+            return Self.matchOptions([.string(s)], options)
         case .date:
             return calendar(s, .date)
         case .dateTime:
@@ -133,6 +135,9 @@ struct ValueCoercer: Sendable {
             }
         case .select, .segment:
             return Self.matchOption(value, options)
+        case .multiSelect:
+            if case .array(let items) = value { return Self.matchOptions(items, options) }
+            return Self.matchOptions([value], options)
         case .date, .dateTime, .time:
             return .invalid
         case .button, .spacer:
@@ -159,9 +164,40 @@ struct ValueCoercer: Sendable {
     /// An option whose id is the value itself wins over one that only matches through a
     /// relaxation: with options `1` and `"01"`, `"01"` is the second (SEMANTICS §2).
     static func matchOption(_ value: JSONValue, _ options: ArraySlice<JSONValue?>) -> Coerced {
-        for case let id? in options where OptionMatch.exactly(id: id, value: value) { return .value(id) }
-        for case let id? in options where OptionMatch.matches(id: id, value: value) { return .value(id) }
-        return .invalid
+        guard let i = matchedOptionIndex(value, options), let id = options[i] else { return .invalid }
+        return .value(id)
+    }
+
+    /// The index (the slice's) of the option `value` chooses, by `matchOption`'s rules.
+    static func matchedOptionIndex(_ value: JSONValue, _ options: ArraySlice<JSONValue?>) -> Int? {
+        for i in options.indices {
+            if let id = options[i], OptionMatch.exactly(id: id, value: value) { return i }
+        }
+        for i in options.indices {
+            if let id = options[i], OptionMatch.matches(id: id, value: value) { return i }
+        }
+        return nil
+    }
+
+    /// A multiple choice (SEMANTICS §2): every item chooses an option by `matchOption`'s rules,
+    /// no option twice; the canonical value is the chosen ids in definition order. An empty list
+    /// is a value (nothing chosen: it replaces the default) that checks treat as none;
+    /// `null`, blank strings, objects and arrays as items are `type` errors.
+    static func matchOptions(_ items: [JSONValue], _ options: ArraySlice<JSONValue?>) -> Coerced {
+        if items.isEmpty { return .value(.array([])) }
+        var chosen: [Int] = []
+        chosen.reserveCapacity(items.count)
+        for item in items {
+            switch item {
+            case .string(let s) where s.isBlank: return .invalid
+            case .string, .number, .bool: break
+            default: return .invalid
+            }
+            guard let i = matchedOptionIndex(item, options), !chosen.contains(i) else { return .invalid }
+            chosen.append(i)
+        }
+        chosen.sort()
+        return .value(.array(chosen.compactMap { options[$0] }))
     }
 }
 
