@@ -6,9 +6,13 @@ import FormdHTTP
 /// * a checked checkbox sends `on` (its default value): true for a `switch` field, as `off` is
 ///   false; an unchecked one sends nothing: a `switch` outside repeating sections that the post
 ///   does not name is false;
-/// * a key may repeat only for a `switch` (the "hidden input `false` before the checkbox" idiom,
+/// * a key may repeat for a `switch` (the "hidden input `false` before the checkbox" idiom,
 ///   which also covers checkboxes in repeating sections): it is true when any of its values is
-///   `on`, `true` or `1`, else its last value. Any other repeated key is refused (400).
+///   `on`, `true` or `1`, else its last value;
+/// * a `multi_select` takes every value of its key (checkboxes sharing a name, or a
+///   `<select multiple>`), blank ones left out (a hidden empty input marks the field as on the
+///   page); one outside repeating sections that the post does not name chose nothing (`[]`), as
+///   an unchecked checkbox is false. Any other repeated key is refused (400).
 enum HTMLFormPost {
     static func values(_ pairs: [(key: String, value: String)], plan: FormPlan) -> Result<JSONObject, HTTPError> {
         var order: [String] = []
@@ -20,7 +24,10 @@ enum HTMLFormPost {
         var object = JSONObject()
         for key in order {
             let values = byKey[key]!
-            if plan.namesSwitch(key) {
+            let kind = plan.kind(ofKey: key)
+            if kind == .multiSelect {
+                object.append(key, .array(values.filter { !$0.allSatisfy(\.isWhitespace) }.map { .string($0) }))
+            } else if kind == .switch {
                 if values.contains(where: { ["on", "true", "1"].contains($0.lowercased()) }) {
                     object.append(key, .bool(true))
                 } else if let last = values.last {
@@ -34,6 +41,7 @@ enum HTMLFormPost {
             }
         }
         for id in plan.staticSwitchIDs where byKey[id] == nil { object.append(id, .bool(false)) }
+        for id in plan.staticMultipleChoiceIDs where byKey[id] == nil { object.append(id, .array([])) }
         return .success(object)
     }
 }

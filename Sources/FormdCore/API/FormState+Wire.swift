@@ -21,6 +21,12 @@ extension FormState {
         version = try string(o["version"], "version")
         guard let values = o["values"]?.objectValue else { throw FormAnswerError("values is not an object") }
         self.values = values
+        var labels: [String: [String]] = [:]
+        for member in o["labels"]?.objectValue?.members ?? [] {
+            guard let items = member.value.arrayValue else { throw FormAnswerError("labels.\(member.key) is not an array") }
+            labels[member.key] = try items.map { (item) throws(FormAnswerError) -> String in try string(item, "a label") }
+        }
+        self.labels = labels
         var errors: [Error] = []
         for e in o["errors"]?.arrayValue ?? [] {
             let subject: Error.Subject
@@ -78,6 +84,19 @@ extension FormState {
         }
         w.key("values")
         w.writeValue(.object(values))
+        if !labels.isEmpty {
+            // In the order of `values`, as formd writes them.
+            w.key("labels")
+            w.beginObject()
+            for member in values.members {
+                guard let l = labels[member.key] else { continue }
+                w.key(member.key)
+                w.beginArray()
+                for text in l { w.string(text) }
+                w.endArray()
+            }
+            w.endObject()
+        }
         if mode == .evaluate {
             w.key("fields")
             w.beginObject()

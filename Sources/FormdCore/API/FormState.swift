@@ -90,6 +90,9 @@ public struct FormState: Sendable, Equatable {
     /// The canonical values: defaults applied, formulas computed, hidden and unknown keys
     /// removed, in definition order.
     public let values: FormValues
+    /// For each multiple-choice field with a value, the titles of its chosen options in the
+    /// request's locale, in the order of its value (present in answers of forms that have one).
+    public let labels: [String: [String]]
     /// Every field (buttons and spacers included, template instances after their section), in
     /// definition order.
     public let fields: [Field]
@@ -143,6 +146,11 @@ extension FormState {
         }
         self.values = values
         self.fields = fields
+        var labels: [String: [String]] = [:]
+        if e.plan.hasMultipleChoice {
+            for s in e.layout.outputOrder { if let l = e.choiceLabels(s) { labels[e.layout.ids[s]] = l } }
+        }
+        self.labels = labels
         var sections: [Section] = []
         for o in e.layout.sectionOrder {
             let ss = Int(o)

@@ -13,6 +13,7 @@ extension Evaluation {
         w.key("valid")
         w.bool(isValid)
         writeValues(&w)
+        if plan.hasMultipleChoice { writeLabels(&w) }
         writeErrors(&w)
         writeDropped(&w)
         w.key("hidden")
@@ -34,6 +35,7 @@ extension Evaluation {
         w.key("version")
         w.string(version)
         writeValues(&w)
+        if plan.hasMultipleChoice { writeLabels(&w) }
         w.key("fields")
         w.beginObject()
         for s in layout.outputOrder {
@@ -100,6 +102,36 @@ extension Evaluation {
             }
         }
         w.endObject()
+    }
+
+    /// `labels`: each visible multiple choice's chosen options' titles in the request's locale,
+    /// in the order of its value; left out when there are none (API.md §4).
+    private func writeLabels(_ w: inout JSONWriter) {
+        var open = false
+        for s in layout.outputOrder {
+            guard let labels = choiceLabels(s) else { continue }
+            if !open {
+                w.key("labels")
+                w.beginObject()
+                open = true
+            }
+            w.key(layout.ids[s])
+            w.beginArray()
+            for l in labels { w.string(l) }
+            w.endArray()
+        }
+        if open { w.endObject() }
+    }
+
+    /// The titles of the options a visible multiple choice in slot `s` has chosen; nil for any
+    /// other field, and for one without a value or with a value it cannot hold.
+    func choiceLabels(_ s: Int) -> [String]? {
+        guard layout.fields[s].flags.contains(.hasOptions), isVisible(s), origin[s] == .stored,
+            case .array(let chosen)? = stored[s]
+        else { return nil }
+        let spec = plan.spec(layout.fields[s].spec)
+        guard spec.kind == .multiSelect else { return nil }
+        return chosen.compactMap { spec.option(for: $0)?.label(for: options.locale) }
     }
 
     private func writeErrors(_ w: inout JSONWriter) {

@@ -68,12 +68,19 @@ final class OptionSpec: Sendable {
     /// The numeric payload formulas use.
     let number: FormNumber?
     let targets: [TargetSpec]
+    /// The option's `title` (else its id as text), for the `labels` of answers.
+    let label: String
+    let localizedLabel: LocalizedText?
 
-    init(id: JSONValue?, number: FormNumber?, targets: [TargetSpec]) {
+    init(id: JSONValue?, number: FormNumber?, targets: [TargetSpec], label: String = "", localizedLabel: LocalizedText? = nil) {
         self.id = id
         self.number = number
         self.targets = targets
+        self.label = label
+        self.localizedLabel = localizedLabel
     }
+
+    func label(for locale: SupportedLocale) -> String { localizedLabel?.resolved(for: locale) ?? label }
 }
 
 extension FieldSpec {

@@ -207,7 +207,9 @@ struct FormCompiler {
             var number: FormNumber?
             if let v = option.value { number = FormNumber(literal: v.text) }
             options.append(
-                OptionSpec(id: option.id, number: number, targets: compileTargets(option.targets, template: template)))
+                OptionSpec(
+                    id: option.id, number: number, targets: compileTargets(option.targets, template: template),
+                    label: option.title ?? option.id?.choiceText ?? "", localizedLabel: option.localizedTitle))
         }
         let coercer = ValueCoercer(
             kind: field.kind, formatter: InputFormatter.forField(id: field.id, type: field.type),

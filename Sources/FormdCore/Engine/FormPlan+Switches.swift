@@ -6,12 +6,19 @@ extension FormPlan {
 
     /// Whether a submitted key names a `switch` field: a static one, or an instance's
     /// (`items[2].approved`).
-    public func namesSwitch(_ key: String) -> Bool {
-        if let i = fieldIndex[key] { return fields[i].kind == .switch }
-        guard let instance = InstanceKey(key) else { return false }
+    public func namesSwitch(_ key: String) -> Bool { kind(ofKey: key) == .switch }
+
+    /// The kind of the field a submitted key names: a static one, or an instance's
+    /// (`items[2].approved`); nil when it names no field.
+    public func kind(ofKey key: String) -> FieldKind? {
+        if let i = fieldIndex[key] { return fields[i].kind }
+        guard let instance = InstanceKey(key) else { return nil }
         for t in templates {
-            if let a = t.attrIndex[instance.pattern] { return t.fields[a].kind == .switch }
+            if let a = t.attrIndex[instance.pattern] { return t.fields[a].kind }
         }
-        return false
+        return nil
     }
+
+    /// Ids of the multiple-choice fields outside repeating sections.
+    public var staticMultipleChoiceIDs: [String] { fields.filter { $0.kind == .multiSelect }.map(\.id) }
 }

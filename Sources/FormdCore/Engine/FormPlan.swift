@@ -49,6 +49,8 @@
     /// Every spec's structural targets (`StructuralEdge`), and each spec's range in it.
     let edges: [StructuralEdge]
     let edgeRanges: SpecTable<Range<Int32>>
+    /// Some field is a `multi_select`: answers then carry `labels` (API.md §4).
+    let hasMultipleChoice: Bool
 
     /// Where a spec's numeric formula program is: `ops` in `formulaOps`, its variables from
     /// `refsBase` in `formulaRefs`. `depth` 0: no program (no formula, or a text template).
@@ -126,6 +128,7 @@
             return start..<Int32(edges.count)
         }
         self.edges = edges
+        hasMultipleChoice = (fields + templates.flatMap(\.fields)).contains { $0.kind == .multiSelect }
         self.staticLayout = Layout(fields: fields, sections: sections, templates: templates, flags: flags)
     }
 

@@ -227,9 +227,11 @@ struct DefinitionReader {
         for key in ["info", "accessibility_label"] {
             _ = localized(o, key, path: p)
         }
-        return FieldOption(
+        var option = FieldOption(
             id: id, title: text(o, "title", path: p), value: number, isDefault: bool(o, "default", path: p) ?? false,
             targets: readTargets(o["targets"], path: "\(p).targets"), path: p)
+        option.localizedTitle = present(o["title"]).flatMap(LocalizedText.init(json:)).flatMap { $0.isLocalized ? $0 : nil }
+        return option
     }
 
     private mutating func readTargets(_ value: JSONValue?, path p: String) -> [Target] {

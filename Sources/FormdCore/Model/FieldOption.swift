@@ -3,6 +3,8 @@
     /// A JSON scalar (string, number or boolean); `nil` when absent: such an option never matches.
     public var id: JSONValue?
     public var title: String?
+    /// `title` as written, when it is given per language.
+    public var localizedTitle: LocalizedText?
     /// The numeric payload formulas use (SEMANTICS §4), as written.
     public var value: JSONNumber?
     public var isDefault: Bool
