@@ -207,6 +207,7 @@ enum OpenAPIDocument {
             "properties": {
               "form": {"type": "string"}, "version": {"type": "string"}, "valid": {"type": "boolean"},
               "values": {"$ref": "#/components/schemas/Values"},
+              "labels": {"type": "object", "description": "Per multi_select field with a value: its chosen options' titles.", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
               "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}},
               "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}},
               "hidden": {"type": "array", "items": {"type": "string"}},
@@ -218,6 +219,7 @@ enum OpenAPIDocument {
             "properties": {
               "form": {"type": "string"}, "version": {"type": "string"},
               "values": {"$ref": "#/components/schemas/Values"},
+              "labels": {"type": "object", "description": "Per multi_select field with a value: its chosen options' titles.", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
               "fields": {"type": "object", "additionalProperties": {"type": "object", "required": ["visible", "enabled", "required"], "properties": {"visible": {"type": "boolean"}, "enabled": {"type": "boolean"}, "required": {"type": "boolean"}}}},
               "sections": {"type": "object", "additionalProperties": {"type": "object", "required": ["visible"], "properties": {"visible": {"type": "boolean"}}}},
               "actions": {"type": "array", "items": {"$ref": "#/components/schemas/Action"}},

@@ -431,7 +431,21 @@ export class FormView {
     }
     const label = el("label", { className: "formd-label", for: cid, text: f.title || id });
     const options = Array.isArray(f.values) ? f.values.filter((o) => o && typeof o === "object" && "id" in o) : null;
-    if ((kind === "select" || (options && kind !== "segment")) && options) {
+    if (kind === "multi_select" && options) {
+      // One checkbox per option under the field's name: a native post repeats the key.
+      const fs = el("fieldset", { className: "formd-segment formd-choices", id: cid });
+      fs.append(el("legend", { className: "formd-label", text: f.title || id }));
+      options.forEach((o, i) => {
+        const bid = `${cid}-${i}`;
+        const box = el("input", { type: "checkbox", id: bid, name: id, value: typeof o.id === "string" ? o.id : JSON.stringify(o.id) });
+        box.dataset.option = String(i);
+        controls.push(box);
+        fs.append(el("span", { className: "formd-option" }, [box, el("label", { for: bid, text: o.title != null ? o.title : String(o.id) })]));
+      });
+      entry.options = options;
+      entry.multiple = true;
+      wrapper.append(fs);
+    } else if ((kind === "select" || (options && kind !== "segment")) && options) {
       const select = el("select", { id: cid, name: id });
       if (!options.some((o) => o.default === true)) select.append(el("option", { value: "", text: this.t.none }));
       options.forEach((o, i) => select.append(el("option", { value: typeof o.id === "string" ? o.id : JSON.stringify(o.id), "data-option": i, text: o.title != null ? o.title : String(o.id) })));
@@ -511,6 +525,7 @@ export class FormView {
   readControl(entry) {
     const c = entry.controls[0];
     if (entry.kind === "switch") return c.checked;
+    if (entry.multiple) return entry.controls.filter((b) => b.checked).map((b) => entry.options[Number(b.dataset.option)].id);
     if (entry.options && c.tagName === "SELECT") {
       const o = c.selectedOptions[0];
       return !o || o.value === "" ? null : entry.options[Number(o.dataset.option)].id;
@@ -529,6 +544,11 @@ export class FormView {
     const c = entry.controls[0];
     if (!c || entry.kind === "button") return;
     if (entry.kind === "switch") { c.checked = value === true; return; }
+    if (entry.multiple) {
+      const chosen = Array.isArray(value) ? value : has ? [value] : [];
+      entry.controls.forEach((b) => { b.checked = chosen.includes(entry.options[Number(b.dataset.option)].id); });
+      return;
+    }
     if (entry.options) {
       const i = has ? entry.options.findIndex((o) => o.id === value) : -1;
       if (c.tagName === "SELECT") {

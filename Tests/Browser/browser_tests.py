@@ -37,7 +37,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup"]
+FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup", "workshop"]
 
 
 # ---- processes ------------------------------------------------------------------------------
@@ -165,6 +165,13 @@ class Page:
                 return
         raise AssertionError(f"{fid}: no option {label}")
 
+    def choose(self, fid, ids):
+        """Ticks exactly the checkboxes of a multiple choice whose values are in `ids`."""
+        for box in self.field(fid).find_elements(By.CSS_SELECTOR, "input[type=checkbox]"):
+            if box.is_selected() != (box.get_attribute("value") in ids):
+                box.click()
+                self.idle()
+
     def visible(self, fid):
         return self.field(fid).is_displayed()
 
@@ -194,7 +201,8 @@ const out = {fields: {}, sections: {}};
 for (const w of v.form.querySelectorAll('[data-field]')) {
   const c = w.querySelector('input:not([type=hidden]), select, textarea');
   let value = null;
-  if (c && c.type === 'checkbox') value = c.checked;
+  if (w.dataset.kind === 'multi_select') value = [...w.querySelectorAll('input[type=checkbox]:checked')].map((b) => b.value);
+  else if (c && c.type === 'checkbox') value = c.checked;
   else if (c && c.type === 'radio') { const on = w.querySelector('input[type=radio]:checked'); value = on ? on.value : ''; }
   else if (c && c.tagName === 'SELECT') value = c.selectedOptions[0] ? c.selectedOptions[0].value : '';
   else if (c) value = c.value;
@@ -243,6 +251,8 @@ def same_display(f, want):
     kind, got = f["kind"], f["value"]
     if kind == "switch":
         return got == (want is True)
+    if kind == "multi_select":
+        return sorted(got) == sorted(w if isinstance(w, str) else js_number(w) for w in (want or []))
     if want is None:
         return got in ("", None)
     if kind == "date_time":
@@ -327,12 +337,16 @@ return missing;""")
         "newsletter-i18n": [("name", "Kari Nordmann"), ("email", "kari@example.no")],
         "signup": [("email", "ola@example.com"), ("username", "ola_n"), ("password", "hemmelig1"),
                    ("password_confirmation", "hemmelig1"), ("terms", True)],
+        "workshop": [("name", "Kari Nordmann"), ("email", "kari@example.no"), ("sessions", ["swift", "forms"])],
     }
 
     def fill(self, p, fid, value):
         if fid.startswith("+"):
             self.d.find_element(By.CSS_SELECTOR, f'[data-page-form] [data-add-instance="{fid[1:]}"]').click()
             p.idle()
+            return
+        if isinstance(value, list):
+            p.choose(fid, value)
             return
         c = p.control(fid)
         if value is True:
@@ -685,6 +699,53 @@ fetch(arguments[0] + 'forms/signup/evaluate', {method: 'POST', headers: {'Conten
             self.d.find_element(By.CSS_SELECTOR, "button").click()
             WebDriverWait(self.d, 10).until(lambda d: "/fix.html" in d.current_url)
             assert self.d.current_url.endswith("/fix.html?form=signup&fields=terms"), (enctype, self.d.current_url)
+
+    def test_workshop_multiple_choice(self):
+        """Checkboxes of a multi_select: the list formd computes, option targets, counts, labels."""
+        p = self.open("workshop")
+        assert not p.visible("recording_consent") and not p.visible("dietary_needs")
+        p.choose("sessions", ["perf"])
+        assert p.visible("recording_consent"), "the perf option shows the consent switch"
+        answer = p.check_matches_formd()
+        assert answer["values"]["sessions"] == ["perf"] and answer["values"]["session_count"] == 1
+        assert answer["labels"]["sessions"] == ["Measuring performance"]
+        assert "2" in p.error("sessions"), "min_selections is shown while choosing"
+        p.choose("sessions", ["perf", "swift", "a11y", "i18n"])
+        assert "3" in p.error("sessions"), "max_selections"
+        p.choose("sessions", ["swift", "a11y"])
+        assert not p.visible("recording_consent") and p.error("sessions") == ""
+        p.choose("extras", ["dinner", "diet"])
+        assert p.visible("dietary_needs")
+        answer = p.check_matches_formd()
+        assert answer["values"]["extras"] == ["dinner", "diet"] and answer["values"]["total"] == 60
+        p.choose("extras", [])
+        answer = p.check_matches_formd()
+        assert answer["values"]["extras"] == [], "unticking every box chooses nothing (the default does not come back)"
+        assert self.d.execute_script("return document.querySelectorAll('[data-field=extras] input:checked').length") == 0
+
+    def test_plain_html_form_with_a_multiple_choice(self):
+        """Checkboxes sharing a name and a <select multiple> post repeated keys; none ticked is nothing chosen."""
+        self.origin_files["/plain-multi.html"] = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>plain</title></head><body>
+<form method="post" action="{self.formd.base}forms/workshop/validate">
+<input name="name" value="Kari"><input name="email" value="kari@example.no">
+<input type="checkbox" name="sessions" value="swift" id="s1"><input type="checkbox" name="sessions" value="forms" id="s2">
+<select name="extras" multiple id="extras"><option value="lunch">Lunch</option><option value="dinner">Dinner</option><option value="book">Book</option></select>
+<button type="submit">Send</button></form></body></html>""".encode()
+        plain = f"http://localhost:{self.origin.port}/plain-multi.html"
+        self.d.get(plain)
+        self.d.find_element(By.ID, "s1").click()
+        self.d.find_element(By.ID, "s2").click()
+        Select(self.d.find_element(By.ID, "extras")).select_by_value("book")
+        Select(self.d.find_element(By.ID, "extras")).select_by_value("dinner")
+        self.d.find_element(By.CSS_SELECTOR, "button").click()
+        WebDriverWait(self.d, 10).until(lambda d: "/thanks.html" in d.current_url)
+        assert self.d.current_url.endswith("/thanks.html?form=workshop"), self.d.current_url
+        self.d.get(plain)
+        self.d.find_element(By.ID, "s1").click()
+        self.d.find_element(By.CSS_SELECTOR, "button").click()
+        WebDriverWait(self.d, 10).until(lambda d: "/fix.html" in d.current_url)
+        assert self.d.current_url.endswith("/fix.html?form=workshop&fields=sessions"), self.d.current_url
 
     def test_visibility_mutant_is_caught(self):
         """The renderer with its visibility handling broken: the oracle must notice."""

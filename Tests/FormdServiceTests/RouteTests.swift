@@ -37,7 +37,7 @@ struct RouteTests {
         let list = s.handle(Self.request("GET", "/forms"))
         #expect(list.status == 200)
         let ids = (Self.json(list)["forms"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-        #expect(ids == ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup"])
+        #expect(ids == ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup", "workshop"])
         let def = s.handle(Self.request("GET", "/forms/signup"))
         let etag = try #require(def.headers["ETag"])
         #expect(def.status == 200 && etag.hasPrefix("\""))
@@ -106,6 +106,18 @@ struct RouteTests {
         // Evaluate reads a post the same way.
         let live = s.handle(Self.request("POST", "/forms/signup/evaluate", form, body: "newsletter=on"))
         #expect(((Self.json(live)["fields"] as? [String: [String: Any]])?["newsletter_topic"]?["visible"] as? Bool) == true)
+
+        // A multiple choice: checkboxes sharing a name repeat the key; none ticked chooses nothing.
+        let attendee = "name=Kari&email=kari%40example.no"
+        let chosen = s.handle(Self.request("POST", "/forms/workshop/validate", form, body: attendee + "&sessions=perf&sessions=swift&recording_consent=on&extras=&extras=book"))
+        #expect(chosen.status == 200, "\(Self.json(chosen))")
+        #expect(values(chosen)["sessions"] as? [String] == ["swift", "perf"], "definition order")
+        #expect(values(chosen)["extras"] as? [String] == ["book"], "a blank value (a hidden marker input) is left out")
+        #expect((Self.json(chosen)["labels"] as? [String: [String]])?["sessions"] == ["Server-side Swift", "Measuring performance"])
+        let noneTicked = s.handle(Self.request("POST", "/forms/workshop/validate", form, body: attendee + "&sessions=forms&sessions=a11y"))
+        #expect(values(noneTicked)["extras"] as? [String] == [], "no extras posted: nothing chosen, not the default")
+        let twice = s.handle(Self.request("POST", "/forms/workshop/validate", form, body: attendee + "&sessions=forms&sessions=forms"))
+        #expect((Self.json(twice)["errors"] as? [[String: Any]])?.first?["code"] as? String == "type")
 
         // multipart/form-data, as a <form enctype="multipart/form-data"> sends it.
         let boundary = "----formdBoundary7MA4YWxk"
