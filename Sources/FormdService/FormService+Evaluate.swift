@@ -34,6 +34,7 @@ extension FormService {
         if let failed = preconditionFailed(form, request) { return failed }
         var values = JSONObject()
         var changed: [String] = []
+        var previous: StateSnapshot?
         switch decodeBody(request) {
         case .failure(let problem): return problem.response
         case .success(.none): break
@@ -62,6 +63,20 @@ extension FormService {
             default:
                 return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" must be a list of field ids").response
             }
+            // A declarative client's previous `state` (API.md §5.1): null is "nothing yet".
+            switch body["state"] {
+            case nil: break
+            case .null?: previous = .empty
+            case .string(let token)?:
+                do {
+                    previous = try StateSnapshot(token: token, form: form.id, version: form.version, plan: form.plan)
+                } catch {
+                    return HTTPError(status: 400, slug: "bad-state", detail: error.description).response
+                }
+            default:
+                return HTTPError(status: 400, slug: "bad-state", detail: "\"state\" must be a token from a previous answer, or null")
+                    .response
+            }
         }
         if let unknown = form.plan.unknownChangedID(changed) {
             return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" names \"\(unknown)\", which the form does not have")
@@ -72,7 +87,7 @@ extension FormService {
         let evaluation = Evaluation(plan: form.plan, values: values, changed: changed, mode: .evaluate, options: options)
         metrics.formatTimedOut(evaluation.formatTimeouts)
         var w = JSONWriter(reservingCapacity: 1024)
-        evaluation.evaluateResponse(form: form.id, version: form.version, into: &w)
+        evaluation.evaluateResponse(form: form.id, version: form.version, previous: previous, into: &w)
         return Self.stateResponse(w.bytes, status: 200, locale: options.locale)
     }
 

@@ -27,8 +27,9 @@ extension Evaluation {
         w.endObject()
     }
 
-    /// `{"form", "version", "values", "fields", "sections", "actions", "errors", "dropped"}`.
-    public func evaluateResponse(form: String, version: String, into w: inout JSONWriter) {
+    /// `{"form", "version", "values", "fields", "sections", "actions", "errors", "dropped"}`, and
+    /// with `previous` (a client that sent `state`) `"state"` and `"changes"` (API.md §5.1).
+    public func evaluateResponse(form: String, version: String, previous: StateSnapshot? = nil, into w: inout JSONWriter) {
         w.beginObject()
         w.key("form")
         w.string(form)
@@ -82,6 +83,7 @@ extension Evaluation {
         w.endArray()
         writeErrors(&w)
         writeDropped(&w)
+        if let previous { writeStateChanges(previous: previous, form: form, version: version, into: &w) }
         w.endObject()
     }
 
