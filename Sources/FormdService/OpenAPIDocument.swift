@@ -185,7 +185,8 @@ enum OpenAPIDocument {
             "type": "object",
             "properties": {
               "values": {"oneOf": [{"$ref": "#/components/schemas/Values"}, {"type": "null"}]},
-              "changed": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+              "changed": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+              "state": {"description": "The state token of the previous answer, or null for none: asks for changes (API.md 5.1).", "oneOf": [{"type": "string", "pattern": "^[A-Za-z0-9_-]*$"}, {"type": "null"}]}
             }
           },
           "Error": {
@@ -224,7 +225,27 @@ enum OpenAPIDocument {
               "sections": {"type": "object", "additionalProperties": {"type": "object", "required": ["visible"], "properties": {"visible": {"type": "boolean"}}}},
               "actions": {"type": "array", "items": {"$ref": "#/components/schemas/Action"}},
               "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}},
-              "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}}
+              "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}},
+              "state": {"description": "Present when the request sent state: the token for the next request, null when the state is too large.", "oneOf": [{"type": "string"}, {"type": "null"}]},
+              "changes": {"$ref": "#/components/schemas/Changes"}
+            }
+          },
+          "ListDiff": {
+            "type": "object", "required": ["removed", "inserted", "moved"],
+            "properties": {
+              "removed": {"type": "array", "items": {"type": "object", "required": ["id", "from"], "properties": {"id": {"type": "string"}, "from": {"type": "integer"}}}},
+              "inserted": {"type": "array", "items": {"type": "object", "required": ["id", "at"], "properties": {"id": {"type": "string"}, "at": {"type": "integer"}}}},
+              "moved": {"type": "array", "items": {"type": "object", "required": ["id", "from", "to"], "properties": {"id": {"type": "string"}, "from": {"type": "integer"}, "to": {"type": "integer"}}}}
+            }
+          },
+          "Changes": {
+            "type": "object", "required": ["order", "fields", "sections", "removed"],
+            "properties": {
+              "order": {"type": "object", "required": ["sections", "fields"], "properties": {"sections": {"$ref": "#/components/schemas/ListDiff"}, "fields": {"type": "object", "additionalProperties": {"$ref": "#/components/schemas/ListDiff"}}}},
+              "fields": {"type": "object", "additionalProperties": {"type": "object", "properties": {"value": {}, "visible": {"type": "boolean"}, "enabled": {"type": "boolean"}, "required": {"type": "boolean"}, "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}}}}},
+              "sections": {"type": "object", "additionalProperties": {"type": "object", "properties": {"visible": {"type": "boolean"}, "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}}}}},
+              "removed": {"type": "object", "required": ["fields", "sections"], "properties": {"fields": {"type": "array", "items": {"type": "string"}}, "sections": {"type": "array", "items": {"type": "string"}}}},
+              "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}}
             }
           },
           "HTTPError": {

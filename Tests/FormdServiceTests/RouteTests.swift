@@ -51,6 +51,38 @@ struct RouteTests {
     /// A definition that gives texts per language: resolved for `?locale=` and `Accept-Language`,
     /// as written without either or with `?raw=true`, each variant with its own ETag that
     /// `If-Match` accepts as the form's version.
+    /// Evaluate with `state`: a token per answer, changes against the previous one, 400 for bad tokens.
+    @Test func stateDiffs() throws {
+        let s = Self.service()
+        let json: HTTPHeaders = ["Content-Type": "application/json"]
+        func evaluate(_ body: String, form: String = "workshop") -> HTTPResponse {
+            s.handle(Self.request("POST", "/forms/\(form)/evaluate", json, body: body))
+        }
+        let plain = evaluate(#"{"values": {"name": "Kari"}}"#)
+        #expect(Self.json(plain)["state"] == nil && Self.json(plain)["changes"] == nil, "no state key: the answer as before")
+        let first = evaluate(#"{"values": {"name": "Kari"}, "state": null}"#)
+        #expect(first.status == 200)
+        let token = try #require(Self.json(first)["state"] as? String)
+        let firstChanges = try #require(Self.json(first)["changes"] as? [String: Any])
+        let inserted = ((firstChanges["order"] as? [String: Any])?["sections"] as? [String: Any])?["inserted"] as? [[String: Any]]
+        #expect(inserted?.compactMap { $0["id"] as? String } == ["attendee", "choices"])
+        let next = evaluate(#"{"values": {"name": "Kari", "sessions": ["perf"]}, "changed": ["sessions"], "state": "\#(token)"}"#)
+        let changes = try #require(Self.json(next)["changes"] as? [String: Any])
+        let fields = try #require(changes["fields"] as? [String: [String: Any]])
+        #expect(fields["sessions"]?["value"] as? [String] == ["perf"])
+        #expect(fields["recording_consent"]?["visible"] as? Bool == true)
+        #expect(fields["name"] == nil, "unchanged fields are not listed")
+        let order = ((changes["order"] as? [String: Any])?["fields"] as? [String: Any])?["choices"] as? [String: Any]
+        #expect((order?["inserted"] as? [[String: Any]])?.first?["id"] as? String == "recording_consent")
+        for (body, form) in [
+            (#"{"state": "\#(token)x"}"#, "workshop"), (#"{"state": "\#(token)"}"#, "signup"), (#"{"state": 5}"#, "workshop"),
+            (#"{"state": "@@@"}"#, "workshop"),
+        ] {
+            let bad = evaluate(body, form: form)
+            #expect(bad.status == 400 && Self.json(bad)["type"] as? String == "/problems/bad-state", "\(body) \(form)")
+        }
+    }
+
     @Test func localizedDefinitions() throws {
         let s = Self.service()
         func title(_ r: HTTPResponse) -> String? { Self.json(r)["title"] as? String }
