@@ -12,7 +12,10 @@ import Darwin
 /// socket did not take is kept in `unsent`.
 final class Connection: @unchecked Sendable {
     let fd: Int32
-    unowned let loop: EventLoop
+    /// Strong: an `unowned` reference paid a checked retain on every use, several per request.
+    /// The loop's connection table is the other half of the cycle, and a connection leaves it
+    /// when it closes.
+    let loop: EventLoop
     /// nil for plain HTTP (the fast path: every TLS branch below is one nil check).
     private var tls: TLSConnection?
     private var parser: HTTPParser

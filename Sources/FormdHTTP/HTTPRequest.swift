@@ -31,6 +31,8 @@ public struct HTTPRequest: Sendable {
     public var version: String { versionMinor == 0 ? "HTTP/1.0" : "HTTP/1.1" }
 
     static func split(target: String) -> (String, String?) {
+        // Origin-form without a query, the common case: the target is the path.
+        if target.utf8.first == UInt8(ascii: "/"), !target.utf8.contains(UInt8(ascii: "?")) { return (target, nil) }
         var t = Substring(target)
         if !t.hasPrefix("/"), let colon = t.firstIndex(of: ":"), t[colon...].hasPrefix("://") {
             // absolute-form: drop scheme and authority

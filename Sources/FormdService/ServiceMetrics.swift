@@ -7,8 +7,8 @@ import Prometheus
 public final class ServiceMetrics: @unchecked Sendable {
     public let registry: PrometheusCollectorRegistry
     private let lock = NSLock()
-    private var requests: [Key: Counter] = [:]
-    private var latency: [String: DurationHistogram] = [:]
+    /// Per (route, status): its counter and its route's histogram, found with one lookup.
+    private var metrics: [Key: (requests: Counter, latency: DurationHistogram)] = [:]
     private let forms: Gauge
     private let reloadFailures: Counter
     private let connections: Gauge
@@ -46,24 +46,23 @@ public final class ServiceMetrics: @unchecked Sendable {
     public func record(route: String, status: Int, duration: Duration) {
         let key = Key(route: route, status: status)
         lock.lock()
-        var counter = requests[key]
-        var histogram = latency[route]
+        var entry = metrics[key]
         lock.unlock()
-        if counter == nil || histogram == nil {
-            let labels = [("route", route), ("status", String(status))]
-            counter = registry.makeCounter(
+        if entry == nil {
+            // The registry returns the same metric for the same name and labels.
+            let counter = registry.makeCounter(
                 descriptor: Self.name("formd_http_requests_total", "HTTP requests"),
-                labels: labels)
-            histogram = registry.makeDurationHistogram(
+                labels: [("route", route), ("status", String(status))])
+            let histogram = registry.makeDurationHistogram(
                 descriptor: Self.name("formd_http_request_duration_seconds", "Time to answer a request"),
                 labels: [("route", route)], buckets: Self.buckets)
+            entry = (counter, histogram)
             lock.lock()
-            requests[key] = counter
-            latency[route] = histogram
+            metrics[key] = entry
             lock.unlock()
         }
-        counter!.increment()
-        histogram!.record(duration)
+        entry!.requests.increment()
+        entry!.latency.record(duration)
     }
 
     public func formsLoaded(_ count: Int) { forms.set(Double(count)) }
