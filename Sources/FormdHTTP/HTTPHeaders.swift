@@ -67,10 +67,26 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     static func equalsIgnoringCase<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
+        // Native strings (every header here): compare the bytes in place; zipping the two
+        // UTF-8 views cost an iterator step per byte on every header lookup.
+        if let same = x.withContiguousStorageIfAvailable({ p in
+            y.withContiguousStorageIfAvailable { q in Self.equalsIgnoringCase(p, q) }
+        }), let same { return same }
         for (c, d) in zip(x, y) where c != d {
             if c | 0x20 != d | 0x20 { return false }
             let l = c | 0x20
             if l < UInt8(ascii: "a") || l > UInt8(ascii: "z") { return false }
+        }
+        return true
+    }
+}
+
+extension HTTPHeaders {
+    @usableFromInline @inline(__always)
+    static func equalsIgnoringCase(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
+        for i in 0..<p.count where p[i] != q[i] {
+            let l = p[i] | 0x20
+            if l != q[i] | 0x20 || l < UInt8(ascii: "a") || l > UInt8(ascii: "z") { return false }
         }
         return true
     }
