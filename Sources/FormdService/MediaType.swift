@@ -2,9 +2,17 @@ import Foundation
 
 enum MediaType {
     /// `Application/JSON; charset=utf-8` → `application/json`.
+    ///
+    /// Bytes, not Foundation: it runs on every POST, and `trimmingCharacters` + `lowercased`
+    /// cost about 6 % of a validate request's CPU. Only ASCII letters are folded and only
+    /// spaces and tabs trimmed; a media type is ASCII, and anything else matches no type formd
+    /// accepts either way.
     static func essence(_ header: String) -> String {
-        let main = header.split(separator: ";", maxSplits: 1).first ?? ""
-        return main.trimmingCharacters(in: .whitespaces).lowercased()
+        var bytes = Array(header.utf8.prefix { $0 != UInt8(ascii: ";") })
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex
+        for i in start..<bytes.count where bytes[i] >= 65 && bytes[i] <= 90 { bytes[i] |= 0x20 }
+        return String(decoding: bytes[start...], as: UTF8.self)
     }
 
     /// A `; name=value` parameter of a header value (`boundary` of a Content-Type, `name` of a

@@ -51,6 +51,20 @@ struct RouteTests {
     /// A definition that gives texts per language: resolved for `?locale=` and `Accept-Language`,
     /// as written without either or with `?raw=true`, each variant with its own ETag that
     /// `If-Match` accepts as the form's version.
+    /// The media type is read case-insensitively, without parameters or surrounding blanks.
+    @Test func contentTypeEssence() {
+        let s = Self.service()
+        for type in ["application/json", "Application/JSON; charset=utf-8", " \tapplication/json ;charset=UTF-8", "application/problem+json"] {
+            let r = s.handle(Self.request("POST", "/forms/signup/validate", ["Content-Type": type], body: #"{"email": "x"}"#))
+            #expect(r.status == 422, "\(type)")
+        }
+        for type in ["text/plain", "application/jsonx", "application /json", "application/json\u{00A0}"] {
+            #expect(s.handle(Self.request("POST", "/forms/signup/validate", ["Content-Type": type], body: "{}")).status == 415, "\(type)")
+        }
+        let form = s.handle(Self.request("POST", "/forms/signup/validate", ["Content-Type": "APPLICATION/X-WWW-FORM-URLENCODED"], body: "email=x"))
+        #expect(form.status == 422 && Self.json(form)["values"] != nil)
+    }
+
     /// Evaluate with `state`: a token per answer, changes against the previous one, 400 for bad tokens.
     @Test func stateDiffs() throws {
         let s = Self.service()
