@@ -58,9 +58,74 @@ enum DefinitionSchema {
         }
       },
       "additionalProperties": false
+    },
+    {
+      "description": "A PureForm definition (docs/reference/SEMANTICS.md §12): `<section>` markers, cells keyed \"<CellClass + identifier>\" whose input properties end in `?`, and formd's `<formd>` options.",
+      "type": "array",
+      "minItems": 1,
+      "items": { "$ref": "#/$defs/pureFormElement" }
     }
   ],
   "$defs": {
+    "pureFormElement": {
+      "anyOf": [
+        {
+          "type": "object",
+          "required": ["<section>"],
+          "properties": { "<section>": { "type": "integer", "minimum": 0 } },
+          "additionalProperties": false
+        },
+        {
+          "type": "object",
+          "required": ["<formd>"],
+          "properties": {
+            "<formd>": {
+              "type": "object",
+              "properties": {
+                "title": { "type": "string" },
+                "quirks": {
+                  "type": "array",
+                  "items": {
+                    "enum": [
+                      "first_failure_only", "lowercase_full_name", "false_passes_required", "required_ignores_operand",
+                      "strings_skip_value_bounds", "empty_values_differ"
+                    ]
+                  }
+                }
+              },
+              "additionalProperties": false
+            }
+          },
+          "additionalProperties": false
+        },
+        {
+          "type": "object",
+          "minProperties": 1,
+          "maxProperties": 1,
+          "propertyNames": { "pattern": "^<[^<>+]+\\+[^<>+]+>$" },
+          "additionalProperties": {
+            "type": "object",
+            "description": "The cell's properties: views by name; a name ending in ? is a form input.",
+            "patternProperties": { "\\?$": { "$ref": "#/$defs/pureFormInput" } },
+            "additionalProperties": { "type": "object" }
+          }
+        }
+      ]
+    },
+    "pureFormInput": {
+      "type": "object",
+      "properties": {
+        "<key>": { "type": ["string", "null"], "description": "The field id (else unknown_key_N)." },
+        "<value>": { "description": "The default value." },
+        "<display>": { "type": "string" },
+        "<validators>": {
+          "type": "object",
+          "propertyNames": {
+            "pattern": "^(equal|equal_next|equal_previous|equal_length|min_length|max_length|min_value|max_value|required|type|custom)[!?*]?$"
+          }
+        }
+      }
+    },
     "absent": { "enum": [null, ""], "description": "null and \"\" count as absent." },
     "text": { "type": ["string", "null"] },
     "localizedText": {

@@ -32,7 +32,10 @@ extension FormState {
             let subject: Error.Subject
             if let f = e["field"]?.stringValue { subject = .field(f) } else if let s = e["section"]?.stringValue { subject = .section(s) } else { subject = .form }
             let params = (e["params"]?.objectValue?.members ?? []).map { (key: $0.key, value: $0.value) }
-            errors.append(Error(subject: subject, code: try string(e["code"], "code"), message: try string(e["message"], "message"), params: params))
+            errors.append(
+                Error(
+                    subject: subject, code: try string(e["code"], "code"), message: try string(e["message"], "message"), params: params,
+                    messageKey: e["message_key"]?.stringValue))
         }
         self.errors = errors
         var dropped: [Dropped] = []
@@ -142,7 +145,9 @@ extension FormState {
         }
         w.key("errors")
         w.beginArray()
-        for e in errors { w.errorEntry(field: e.field, section: e.section, code: e.code, message: e.message, params: e.params) }
+        for e in errors {
+            w.errorEntry(field: e.field, section: e.section, code: e.code, message: e.message, params: e.params, messageKey: e.messageKey)
+        }
         w.endArray()
         w.key("dropped")
         w.beginArray()

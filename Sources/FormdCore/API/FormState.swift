@@ -55,6 +55,9 @@ public struct FormState: Sendable, Equatable {
         public let message: String
         /// `min`, `max`, `pattern`, `other`, ... in output order.
         public let params: [(key: String, value: FormValue)]
+        /// PureForm's key of the failed validator (`PFValidationRequiredFailure`), for errors of
+        /// PureForm inputs; nil otherwise.
+        public var messageKey: String? = nil
 
         /// The field's id, if the error is on a field.
         public var field: String? { if case .field(let id) = subject { id } else { nil } }
@@ -63,7 +66,7 @@ public struct FormState: Sendable, Equatable {
 
         /// Equal when subject, code, message and params (in order) are.
         public static func == (a: Error, b: Error) -> Bool {
-            a.subject == b.subject && a.code == b.code && a.message == b.message
+            a.subject == b.subject && a.code == b.code && a.message == b.message && a.messageKey == b.messageKey
                 && a.params.map(\.key) == b.params.map(\.key) && a.params.map(\.value) == b.params.map(\.value)
         }
     }
@@ -169,7 +172,7 @@ extension FormState {
             case .section(let id): subject = .section(id)
             case .form: subject = .form
             }
-            return Error(subject: subject, code: err.code.rawValue, message: err.message, params: err.params)
+            return Error(subject: subject, code: err.code.rawValue, message: err.message, params: err.params, messageKey: err.messageKey)
         }
         self.dropped = e.dropped.map { Dropped(key: $0.field, reason: Dropped.Reason(rawValue: $0.reason.rawValue) ?? .unknown) }
     }

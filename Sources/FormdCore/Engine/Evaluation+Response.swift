@@ -141,9 +141,9 @@ extension Evaluation {
         w.beginArray()
         for e in errors {
             switch e.subject {
-            case .field(let id): w.errorEntry(field: id, section: nil, code: e.code.rawValue, message: e.message, params: e.params)
-            case .section(let id): w.errorEntry(field: nil, section: id, code: e.code.rawValue, message: e.message, params: e.params)
-            case .form: w.errorEntry(field: nil, section: nil, code: e.code.rawValue, message: e.message, params: e.params)
+            case .field(let id): w.errorEntry(field: id, section: nil, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
+            case .section(let id): w.errorEntry(field: nil, section: id, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
+            case .form: w.errorEntry(field: nil, section: nil, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
             }
         }
         w.endArray()

@@ -45,6 +45,45 @@ extension Evaluation {
     /// length of a native string is in the `String` itself).
     private mutating func validateField(_ s: Int) {
         let ref = layout.fields[s].spec
+        guard plan.checks[ref].flags.contains(.pureForm), let rules = plan.spec(ref).validations?.pureForm else {
+            return validateFieldChecks(s)
+        }
+        let before = errors.count
+        // A required switch of a PureForm input must be on (unless `false_passes_required`).
+        if rules.rules.requireTrue, isVisible(s), value(s) == .bool(false),
+            mode == .validate || changedIDs.contains(layout.ids[s])
+        {
+            fieldError(s, .required, params: [])
+        } else {
+            validateFieldChecks(s)
+            // `empty_values_differ`: PureForm's equal_next / equal_previous failed when either side
+            // was empty; formd's compare skips those.
+            let slot = layout.fields[s]
+            if rules.rules.quirks.contains(.emptyValuesDiffer), origin[s] != .invalid, let c = plan.compares[slot.spec],
+                let o = layout.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
+                value(s) == nil || effectiveValue(o) == nil
+            {
+                fieldError(s, .compare, params: [("other", .string(layout.ids[o])), ("rule", .string("=="))])
+            }
+        }
+        guard errors.count > before else { return }
+        var mine = Array(errors[before...])
+        // Evaluate reports what PureForm checked on change: the immediate rules of changed
+        // inputs (and a value the input cannot hold).
+        if mode == .evaluate {
+            let changed = changedIDs.contains(layout.ids[s])
+            mine = mine.filter { changed && ($0.code == .type || rules.immediateCodes.contains($0.code)) }
+        }
+        // `first_failure_only`: the failing rule written first.
+        if rules.rules.quirks.contains(.firstFailureOnly), mine.count > 1 {
+            func order(_ e: FormError) -> Int { rules.rules.rules.firstIndex { $0.code == e.code } ?? -1 }
+            mine = [mine.min { order($0) < order($1) }!]
+        }
+        errors.replaceSubrange(before..., with: mine)
+    }
+
+    private mutating func validateFieldChecks(_ s: Int) {
+        let ref = layout.fields[s].spec
         let checks = plan.checks[ref]
         if !textTooLong.isEmpty, textTooLong.contains(s) {
             fieldError(s, .textTooLong, params: [("max", .int(options.maxTextBytes))])
@@ -107,6 +146,7 @@ extension Evaluation {
     private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks) {
         let slot = layout.fields[s]
         let spec = checks.flags.contains(.rare) ? plan.spec(slot.spec) : nil
+        if let pure = spec?.validations?.pureForm { validatePureForm(s, v, pure) }
         if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules = spec?.validations {
             if let min = rules.minSelections, chosen.count < min { fieldError(s, .minSelections, params: [("min", .int(min))]) }
             if let max = rules.maxSelections, chosen.count > max { fieldError(s, .maxSelections, params: [("max", .int(max))]) }
@@ -127,17 +167,35 @@ extension Evaluation {
         }
     }
 
+    /// A PureForm input's `equal` and its patterns, matched in full and case-sensitively
+    /// (SEMANTICS §12).
+    private mutating func validatePureForm(_ s: Int, _ v: JSONValue, _ pure: CompiledPureFormRules) {
+        if let expected = pure.equal, !OptionMatch.exactly(id: expected, value: v) {
+            fieldError(s, .compare, params: [("value", expected), ("rule", .string("=="))], messageKey: "PFValidationEqualFailure")
+        }
+        guard !pure.patterns.isEmpty else { return }
+        let text = v.textForChecks ?? (v.boolValue.map { $0 ? "true" : "false" } ?? "")
+        for p in pure.patterns where !formatMatches(p.pattern, text) {
+            fieldError(s, .format, params: [("pattern", .string(p.source))], messageKey: p.messageKey)
+        }
+    }
+
     /// Appends an error of slot `s`'s field, with its label (`:index` substituted in instances)
     /// and its own message overrides.
-    private mutating func fieldError(_ s: Int, _ code: ErrorCode, params: [(key: String, value: JSONValue)]) {
+    private mutating func fieldError(
+        _ s: Int, _ code: ErrorCode, params: [(key: String, value: JSONValue)], messageKey: String? = nil
+    ) {
         let slot = layout.fields[s]
         let spec = plan.spec(slot.spec)
         let label =
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
-        errors.append(
-            makeError(
-                .field(layout.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable))
+        var error = makeError(
+            .field(layout.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable)
+        if let pure = spec.validations?.pureForm {
+            error.messageKey = messageKey ?? (code == .compare ? pure.rules.compareKey : pure.rules.messageKey(for: code))
+        }
+        errors.append(error)
     }
 
     /// One `format` check within what is left of the request's budget.

@@ -17,6 +17,8 @@ struct FieldChecks: Sendable {
         static let rare = Flags(rawValue: 8)
         /// `compare_to`: read from `FormPlan.compares`.
         static let compare = Flags(rawValue: 16)
+        /// A PureForm input's rules (SEMANTICS §12): read from the spec.
+        static let pureForm = Flags(rawValue: 32)
     }
 
     let flags: Flags
@@ -39,6 +41,7 @@ struct FieldChecks: Sendable {
         if rules?.format != nil || spec.idCheck != nil || rules?.minSelections != nil || rules?.maxSelections != nil {
             f.insert(.rare)
         }
+        if rules?.pureForm != nil { f.insert([.rare, .pureForm]) }
         if rules?.compareTo != nil { f.insert(.compare) }
         flags = f
         minLength = Int32(clamping: rules?.minLength ?? 0)

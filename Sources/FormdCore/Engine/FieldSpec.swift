@@ -142,6 +142,14 @@ final class TargetSpec: Sendable {
 }
 
 /// A field's compiled `validations`; a class so that fields without checks stay small.
+/// `PureFormRules` with their patterns compiled and `equal` held as the field's kind holds it.
+struct CompiledPureFormRules: Sendable {
+    let rules: PureFormRules
+    let patterns: [(pattern: FormatPattern, source: String, messageKey: String)]
+    let equal: JSONValue?
+    let immediateCodes: Set<ErrorCode>
+}
+
 final class ValidationSpec: Sendable {
     let required: Bool
     let minLength: Int?
@@ -155,13 +163,16 @@ final class ValidationSpec: Sendable {
     let minSelections: Int?
     let maxSelections: Int?
     let messageTable: MessageTable?
+    /// A PureForm input's rules, compiled (SEMANTICS §12).
+    let pureForm: CompiledPureFormRules?
 
     init(
         required: Bool, minLength: Int?, maxLength: Int?, minValue: (text: String, number: FormNumber)?,
         maxValue: (text: String, number: FormNumber)?, format: FormatPattern?, compareTo: FieldRef?,
         compareToText: String?, compareRule: Validations.CompareRule, minSelections: Int? = nil,
-        maxSelections: Int? = nil, messageTable: MessageTable?
+        maxSelections: Int? = nil, messageTable: MessageTable?, pureForm: CompiledPureFormRules? = nil
     ) {
+        self.pureForm = pureForm
         self.minSelections = minSelections
         self.maxSelections = maxSelections
         self.required = required

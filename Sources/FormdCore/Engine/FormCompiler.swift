@@ -277,7 +277,8 @@ struct FormCompiler {
                 maxValue: v.maxValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
                 format: pattern, compareTo: compare, compareToText: v.compareTo, compareRule: v.compareRule,
                 minSelections: v.minSelections, maxSelections: v.maxSelections,
-                messageTable: compileMessages(v.messages, path: field.path + ".validations.messages", field: true))
+                messageTable: compileMessages(v.messages, path: field.path + ".validations.messages", field: true),
+                pureForm: v.pureForm.map { compilePureForm($0, field: field, coercer: coercer) })
         }
 
         let targets = field.options.isEmpty ? compileTargets(field.targets, template: template) : []
@@ -288,6 +289,25 @@ struct FormCompiler {
             defaultValue: defaultValue, options: options, targets: targets, formula: formula,
             validations: validationSpec, idCheck: idCheck, hasStructuralTargets: all.contains { $0.isStructural },
             hasValueTargets: all.contains { !$0.isStructural })
+    }
+
+    /// A PureForm input's patterns (matched in full, case-sensitively) and its `equal` constant.
+    private mutating func compilePureForm(_ rules: PureFormRules, field: Field, coercer: ValueCoercer) -> CompiledPureFormRules {
+        var patterns: [(FormatPattern, String, String)] = []
+        for p in rules.patterns {
+            let source = p.fullName && rules.quirks.contains(.lowercaseFullName) ? PureFormRules.lowercaseFullNamePattern : p.source
+            do {
+                patterns.append((try FormatPattern.interned(PureFormRules.fullMatch(source)), source, p.messageKey))
+            } catch {
+                self.error(field.path, "regex does not compile: \(error.message)")
+            }
+        }
+        var equal: JSONValue?
+        if let e = rules.equal {
+            equal = coercer.coerce(e).canonical(of: e)
+            if equal == nil { error(field.path, "equal: \(e.compactText) is never a value of this \(field.kind.expectedName) input") }
+        }
+        return CompiledPureFormRules(rules: rules, patterns: patterns, equal: equal, immediateCodes: rules.immediateCodes)
     }
 
     private mutating func compileMessages(_ messages: JSONObject?, path: String, field: Bool) -> MessageTable? {

@@ -11,6 +11,9 @@
     public var code: ErrorCode
     public var params: [(key: String, value: JSONValue)]
     public var message: String
+    /// PureForm's key for the failed validator (`PFValidationRequiredFailure`), on errors of
+    /// PureForm inputs (SEMANTICS §12); nil otherwise.
+    public var messageKey: String?
 
     public static func == (a: FormError, b: FormError) -> Bool {
         a.subject == b.subject && a.code == b.code && a.message == b.message

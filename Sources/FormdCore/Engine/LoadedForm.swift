@@ -70,7 +70,19 @@
         var reader = DefinitionReader(locate: { path in
             (document.keyLocation(of: path) ?? document.location(of: path)).map { ($0.line, $0.column) }
         })
-        guard let definition = reader.read(document.root) else { return Result(form: nil, diagnostics: reader.diagnostics) }
+        let definition: FormDefinition?
+        var readerDiagnostics: [Diagnostic]
+        if PureFormReader.recognizes(document.root), case .array(let items) = document.root {
+            var pure = PureFormReader(locate: { path in
+                (document.keyLocation(of: path) ?? document.location(of: path)).map { ($0.line, $0.column) }
+            })
+            definition = pure.read(items)
+            readerDiagnostics = pure.diagnostics
+        } else {
+            definition = reader.read(document.root)
+            readerDiagnostics = reader.diagnostics
+        }
+        guard let definition else { return Result(form: nil, diagnostics: readerDiagnostics) }
         var compiler = FormCompiler(
             definition: definition, locate: locate,
             locateInString: { path, offset in
@@ -80,7 +92,7 @@
         var lint = DefinitionLint(definition: definition, locate: locate)
         lint.run()
         // In file order, so an author reads them top to bottom.
-        let diagnostics = (reader.diagnostics + compiler.diagnostics + lint.diagnostics).enumerated().sorted {
+        let diagnostics = (readerDiagnostics + compiler.diagnostics + lint.diagnostics).enumerated().sorted {
             ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
         }.map(\.element)
         guard let plan, !diagnostics.contains(where: { $0.severity == .error }) else {

@@ -57,7 +57,9 @@ extension StateSnapshot {
         guard !errors.isEmpty else { return 0 }
         var w = JSONWriter()
         w.beginArray()
-        for e in errors { w.errorEntry(field: nil, section: nil, code: e.code.rawValue, message: e.message, params: e.params) }
+        for e in errors {
+            w.errorEntry(field: nil, section: nil, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
+        }
         w.endArray()
         return max(1, hash(w.bytes))
     }

@@ -3,9 +3,12 @@
 /// (`FormState+Wire.swift`). One definition of their shape (API.md §4).
 extension JSONWriter {
     /// One entry of `errors`: `field` or `section` (neither for a form-level error), `code`,
-    /// `message`, `params` in order.
+    /// `message`, `params` in order, and `message_key` for PureForm inputs (SEMANTICS §12).
     @inline(__always)
-    mutating func errorEntry(field: String?, section: String?, code: String, message: String, params: [(key: String, value: JSONValue)]) {
+    mutating func errorEntry(
+        field: String?, section: String?, code: String, message: String, params: [(key: String, value: JSONValue)],
+        messageKey: String? = nil
+    ) {
         beginObject()
         if let field {
             key("field")
@@ -25,6 +28,10 @@ extension JSONWriter {
             writeValue(p.value)
         }
         endObject()
+        if let messageKey {
+            key("message_key")
+            string(messageKey)
+        }
         endObject()
     }
 

@@ -18,6 +18,8 @@
     public var compareRule: CompareRule = .equal
     /// `{code: "text"}` or `{code: {"en": ..., "nb": ...}}`.
     public var messages: JSONObject?
+    /// What a PureForm input's validators add (SEMANTICS §12); nil for Hyper fields.
+    public var pureForm: PureFormRules?
 
     public init() {}
 }
