@@ -212,6 +212,50 @@ function localInputToRFC3339(s) {
  * module came from), `client` (a FormdClient to share), `locale`, `debounce` (ms, default 0:
  * coalescing alone), `onSubmit(answer)`, `onState(answer)`. Resolves to a FormView.
  */
+/** A PureForm definition: an array with an object whose first key is in angle brackets. */
+function isPureForm(def) {
+  return Array.isArray(def) && def.some((e) => e && typeof e === "object" && /^<.*>$/.test(Object.keys(e)[0] || ""));
+}
+
+/**
+ * A PureForm definition read the way formd reads it (docs/reference/SEMANTICS.md §12), in the
+ * object shape the renderer draws: one field per input property (a name ending in "?"), its id
+ * `<key>` or `unknown_key_N`, its kind from the control's name, its title from the cell's label.
+ */
+function fromPureForm(def) {
+  let title = null;
+  const sections = new Map();
+  let section = 0;
+  let keyless = 0;
+  for (const element of def) {
+    if (!element || typeof element !== "object") continue;
+    const [key] = Object.keys(element);
+    const value = element[key];
+    if (key === "<formd>") { if (value && typeof value.title === "string") title = value.title; continue; }
+    if (key === "<section>") { section = Number(value) || 0; continue; }
+    if (!/^<.*>$/.test(key || "") || !value || typeof value !== "object") continue;
+    const labelled = Object.entries(value).find(([name, p]) => !name.endsWith("?") && p && typeof p === "object" && typeof (p.text ?? p["text*"]) === "string");
+    const label = labelled ? labelled[1].text ?? labelled[1]["text*"] : null;
+    for (const [name, params] of Object.entries(value)) {
+      if (!name.endsWith("?") || !params || typeof params !== "object") continue;
+      const control = name.slice(0, -1).toLowerCase();
+      const type = /textfield|textview/.test(control) ? "text" : control.includes("switch") ? "switch"
+        : control.includes("segment") ? "count" : /stepper|slider/.test(control) ? "float" : null;
+      if (!type) continue;
+      const id = typeof params["<key>"] === "string" && params["<key>"] ? params["<key>"] : `unknown_key_${keyless++}`;
+      const field = { id, type, title: label ?? (typeof params.placeholder === "string" ? params.placeholder : id) };
+      if (typeof params.placeholder === "string") field.placeholder = params.placeholder;
+      if (params.secureTextEntry === true) field.type = "password";
+      if (!sections.has(section)) sections.set(section, []);
+      sections.get(section).push(field);
+    }
+  }
+  const count = Math.max(0, ...sections.keys()) + 1;
+  const list = [];
+  for (let k = 0; k < count; k++) list.push({ id: `section-${k}`, fields: sections.get(k) || [] });
+  return { title, groups: [{ sections: list }] };
+}
+
 export async function render(element, formId, options = {}) {
   const client = options.client || new FormdClient({ server: options.server, locale: options.locale, fetch: options.fetch });
   if (options.locale) client.locale = options.locale;
@@ -281,7 +325,7 @@ export class FormView {
   // ---- building ------------------------------------------------------------------------------
 
   build() {
-    const def = this.definition;
+    const def = isPureForm(this.definition) ? fromPureForm(this.definition) : this.definition;
     const groups = Array.isArray(def) ? def : def.groups || [];
     const templates = (!Array.isArray(def) && def.templates && def.templates.sections) || [];
     this.templates = new Map(templates.filter((s) => s && s.id).map((s) => [s.id, s]));

@@ -37,7 +37,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup", "workshop"]
+FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "registration-pureform", "signup",
+         "workshop"]
 
 
 # ---- processes ------------------------------------------------------------------------------
@@ -337,6 +338,8 @@ return missing;""")
         "newsletter-i18n": [("name", "Kari Nordmann"), ("email", "kari@example.no")],
         "signup": [("email", "ola@example.com"), ("username", "ola_n"), ("password", "hemmelig1"),
                    ("password_confirmation", "hemmelig1"), ("terms", True)],
+        "registration-pureform": [("email", "kari@example.no"), ("full_name", "Kari Nordmann"), ("password", "hemmelig1"),
+                                  ("password_confirmation", "hemmelig1"), ("pin", "1234"), ("terms", True)],
         "workshop": [("name", "Kari Nordmann"), ("email", "kari@example.no"), ("sessions", ["swift", "forms"])],
     }
 

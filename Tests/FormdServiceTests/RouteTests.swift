@@ -37,7 +37,7 @@ struct RouteTests {
         let list = s.handle(Self.request("GET", "/forms"))
         #expect(list.status == 200)
         let ids = (Self.json(list)["forms"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-        #expect(ids == ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "signup", "workshop"])
+        #expect(ids == ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i18n", "registration-pureform", "signup", "workshop"])
         let def = s.handle(Self.request("GET", "/forms/signup"))
         let etag = try #require(def.headers["ETag"])
         #expect(def.status == 200 && etag.hasPrefix("\""))

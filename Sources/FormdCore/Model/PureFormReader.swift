@@ -13,13 +13,16 @@ struct PureFormReader {
 
     init(locate: @escaping Locator) { self.locate = locate }
 
-    /// A document in PureForm's shape: an array whose first element is an object with one key
-    /// in angle brackets (`<section>`, `<Cell + Identifier>`, or formd's `<formd>`).
+    /// A document in PureForm's shape: an array with an object whose first key is in angle
+    /// brackets (`<section>`, `<Cell + Identifier>`, or formd's `<formd>`). No key of a Hyper
+    /// group is, so an array of groups is never read as PureForm, and a PureForm document with a
+    /// malformed element is still read as one (and that element reported).
     static func recognizes(_ root: JSONValue) -> Bool {
-        guard case .array(let items) = root, case .object(let first)? = items.first, first.count == 1,
-            let key = first.members.first?.key
-        else { return false }
-        return key.hasPrefix("<") && key.hasSuffix(">")
+        guard case .array(let items) = root else { return false }
+        return items.contains { item in
+            guard case .object(let o) = item, let key = o.members.first?.key else { return false }
+            return key.hasPrefix("<") && key.hasSuffix(">")
+        }
     }
 
     /// Validator names, each with its code(s) and PureForm's message key.
