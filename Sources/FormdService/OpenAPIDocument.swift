@@ -195,7 +195,8 @@ enum OpenAPIDocument {
               "field": {"type": "string"}, "section": {"type": "string"},
               "code": {"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long", "min_selections", "max_selections"]},
               "message": {"type": "string"},
-              "params": {"type": "object"}
+              "params": {"type": "object"},
+              "message_key": {"type": "string", "description": "PureForm's key of the failed validator, on errors of PureForm inputs."}
             }
           },
           "Dropped": {"type": "object", "required": ["field", "reason"], "properties": {"field": {"type": "string"}, "reason": {"enum": ["unknown", "not_input", "hidden", "computed", "cleared", "over_limit"]}}},
