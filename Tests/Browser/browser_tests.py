@@ -727,10 +727,15 @@ fetch(arguments[0] + 'forms/signup/evaluate', {method: 'POST', headers: {'Conten
         assert self.d.execute_script("return document.querySelectorAll('[data-field=extras] input:checked').length") == 0
 
     def test_plain_html_form_with_a_multiple_choice(self):
-        """Checkboxes sharing a name and a <select multiple> post repeated keys; none ticked is nothing chosen."""
+        """Checkboxes sharing a name and a <select multiple> post repeated keys, urlencoded and
+        multipart; none ticked is nothing chosen."""
+        for enctype in ["application/x-www-form-urlencoded", "multipart/form-data"]:
+            self.plain_multi(enctype)
+
+    def plain_multi(self, enctype):
         self.origin_files["/plain-multi.html"] = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>plain</title></head><body>
-<form method="post" action="{self.formd.base}forms/workshop/validate">
+<form method="post" action="{self.formd.base}forms/workshop/validate" enctype="{enctype}">
 <input name="name" value="Kari"><input name="email" value="kari@example.no">
 <input type="checkbox" name="sessions" value="swift" id="s1"><input type="checkbox" name="sessions" value="forms" id="s2">
 <select name="extras" multiple id="extras"><option value="lunch">Lunch</option><option value="dinner">Dinner</option><option value="book">Book</option></select>
