@@ -38,9 +38,11 @@ final class SocketStream: ByteStream {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard rc == 0 else {
-            let e = errno
-            close(fd)
-            throw HarnessError("connect to 127.0.0.1:\(port) failed: errno \(e)")
+            // No close here: every stored property is set, so a throw runs deinit, which closes
+            // the socket. Closing it here too closed it twice, and the second close hit whatever
+            // another test thread had just opened under the same number (a CI run's TLS test
+            // failed copying a file with EBADF while a parallel test expected a refused connect).
+            throw HarnessError("connect to 127.0.0.1:\(port) failed: errno \(errno)")
         }
         var tv = timeval()
         tv.tv_sec = Int(timeout)
