@@ -169,4 +169,41 @@ import Testing
         let def = Engine.fields(#"{"id": "a", "type": "multi_select", "values": [{"id": "x"}, {"id": "y"}], "value": ["y", "x"]}"#)
         #expect(try Engine.run(def, "{}").text("a") == #"["x","y"]"#)
     }
+
+    /// The indexed match a long list takes agrees with the scan on every value, relaxations included.
+    @Test func theOptionIndexMatchesAsTheScanDoes() {
+        let ids: [JSONValue?] = [
+            .string("a"), .number(JSONNumber(literal: "1")), .bool(true), .string("1"), .number(JSONNumber(literal: "2.50")),
+            .bool(false), nil, .string("true"), .number(JSONNumber(literal: "-0")), .string(" 3"),
+        ]
+        let index = OptionIndex(ids[...])
+        let values: [JSONValue] = [
+            .string("a"), .string("1"), .string("1.0"), .string("2.5"), .string("true"), .string("false"), .string("0"),
+            .string(" 3"), .string("3"), .number(JSONNumber(literal: "1")), .number(JSONNumber(literal: "1.00")),
+            .number(JSONNumber(literal: "0")), .number(JSONNumber(literal: "2.5")), .number(JSONNumber(literal: "-0.0")),
+            .bool(true), .bool(false), .string("b"), .number(JSONNumber(literal: "7")),
+        ]
+        for v in values {
+            #expect(index.match(v) == ValueCoercer.matchedOptionIndex(v, ids[...]), "\(v)")
+        }
+        for order in [Array(ids.reversed()), Array(ids.dropFirst(3)) + Array(ids.prefix(3))] {
+            let other = OptionIndex(order[...])
+            for v in values { #expect(other.match(v) == ValueCoercer.matchedOptionIndex(v, order[...]), "\(v) in \(order)") }
+        }
+    }
+
+    /// A submitter cannot make a long list cost more than linear work.
+    @Test func longListsAreMatchedThroughTheIndex() throws {
+        let options = (0..<5000).map { #"{"id": "o\#($0)"}"# }.joined(separator: ",")
+        let def = Engine.fields(#"{"id": "tags", "type": "multi_select", "values": [\#(options)]}"#)
+        let form = try Engine.load(def)
+        let all = (0..<5000).reversed().map { #""o\#($0)""# }.joined(separator: ",")
+        let r = try Engine.run(form, #"{"tags": [\#(all)]}"#, mode: .validate)
+        #expect(r.valid == true && r.value("tags")?.arrayValue?.count == 5000)
+        #expect(r.value("tags")?.arrayValue?.first == .string("o0"), "definition order")
+        let twice = try Engine.run(form, #"{"tags": [\#(all), "o17"]}"#, mode: .validate)
+        #expect(twice.errorList == ["tags:type"], "5,001 items for 5,000 options")
+        let repeated = (0..<4999).map { #""o\#($0)""# }.joined(separator: ",") + #","o3""#
+        #expect(try Engine.run(form, #"{"tags": [\#(repeated)]}"#, mode: .validate).errorList == ["tags:type"])
+    }
 }

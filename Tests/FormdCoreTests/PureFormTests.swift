@@ -126,6 +126,7 @@ import Testing
         (#"[{"<C + A>": {"textField?": {"<key>": "a"}}}, {"<= + =>": {"textField?": {"<key>": "a"}}}]"#, "the key \"a\" is also used"),
         (#"[{"<section>": 0}, {"<C + A>": {"textField?": {}}}, {"<section>": 2}, {"<C + A>": {"textField?": {}}}]"#, "section 1 is missing"),
         (#"[{"<formd>": {"quirks": ["everything"]}}, {"<C + A>": {"textField?": {}}}]"#, "unknown quirk \"everything\""),
+        (#"[{"<C + A>": {"textField?": {}}}, {"<section>": 999999999999}, {"<C + A>": {"textField?": {}}}]"#, "without gaps, and this document has 3 elements"),
         (#"[{"<C + A>": {"textField?": {"<validators>": {"equal": "x"}}}, "<D + B>": {}}, {"nonsense": 1}]"#, "a cell is keyed"),
         (#"[{"<C + A>": {"stepper?": {"<validators>": {"equal": "many"}}}}]"#, "never a value of this float input"),
     ])

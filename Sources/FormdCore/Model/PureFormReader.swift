@@ -77,6 +77,12 @@ struct PureFormReader {
                     error(mp, "\"<section>\" must be a section number (0, 1, 2, ...)")
                     continue
                 }
+                // Numbered without gaps, so never past the number of elements: a larger one is a
+                // gap (and must not make formd build that many sections).
+                guard k < items.count else {
+                    error(mp, "section \(k): sections are numbered 0, 1, 2, ... without gaps, and this document has \(items.count) elements")
+                    continue
+                }
                 section = k
                 if sectionsSeen.insert(k).inserted { sectionMarkerPath[k] = mp }
             case "<formd>":
@@ -129,10 +135,11 @@ struct PureFormReader {
         }
         if !anyCell && inputs.isEmpty && diagnostics.isEmpty { warning("", "a PureForm definition without cells") }
         // Sections are numbered from 0 without gaps (PureForm indexed an array by them).
-        let count = (sectionsSeen.max() ?? 0) + 1
-        for k in 0..<count where !sectionsSeen.contains(k) {
-            let next = sectionsSeen.filter { $0 > k }.min() ?? k
-            error(sectionMarkerPath[next] ?? "", "section \(k) is missing: sections are numbered 0, 1, 2, ... without gaps")
+        let numbers = sectionsSeen.sorted()
+        let count = (numbers.last ?? 0) + 1
+        // The first gap, reported at the marker after it.
+        if let k = numbers.indices.first(where: { numbers[$0] != $0 }) {
+            error(sectionMarkerPath[numbers[k]] ?? "", "section \(k) is missing: sections are numbered 0, 1, 2, ... without gaps")
         }
         // Neighbours: the first input of the next (previous) row of the same section.
         var firstInput: [Int: [Int: String]] = [:]

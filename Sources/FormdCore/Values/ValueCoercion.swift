@@ -185,6 +185,12 @@ struct ValueCoercer: Sendable {
     /// `null`, blank strings, objects and arrays as items are `type` errors.
     static func matchOptions(_ items: [JSONValue], _ options: ArraySlice<JSONValue?>) -> Coerced {
         if items.isEmpty { return .value(.array([])) }
+        // More items than options: one repeats or matches none.
+        guard items.count <= options.count else { return .invalid }
+        // A submitter picks the number of items: past a few thousand comparisons, match through
+        // an index of the options instead of a scan per item (the same rules, `OptionIndex`).
+        let index = items.count * options.count > 4096 ? OptionIndex(options) : nil
+        var taken = [Bool](repeating: false, count: options.count)
         var chosen: [Int] = []
         chosen.reserveCapacity(items.count)
         for item in items {
@@ -193,11 +199,48 @@ struct ValueCoercer: Sendable {
             case .string, .number, .bool: break
             default: return .invalid
             }
-            guard let i = matchedOptionIndex(item, options), !chosen.contains(i) else { return .invalid }
+            guard let i = index.map({ $0.match(item) }) ?? matchedOptionIndex(item, options) else { return .invalid }
+            let k = i - options.startIndex
+            guard !taken[k] else { return .invalid }
+            taken[k] = true
             chosen.append(i)
         }
         chosen.sort()
         return .value(.array(chosen.compactMap { options[$0] }))
+    }
+}
+
+/// The options of one field by `OptionMatch.idKey`, answering `matchedOptionIndex` without a scan:
+/// an exact match (the same key) wins; otherwise the lowest option that the value matches through a
+/// relaxation (a numeric id by its string form, a boolean id by `1`/`0`/`"true"`/...).
+struct OptionIndex {
+    private var first: [String: Int] = [:]
+
+    init(_ options: ArraySlice<JSONValue?>) {
+        for i in options.indices {
+            guard let id = options[i] else { continue }
+            let key = OptionMatch.idKey(id)
+            if first[key] == nil { first[key] = i }
+        }
+    }
+
+    func match(_ value: JSONValue) -> Int? {
+        if let exact = first[OptionMatch.idKey(value)] { return exact }
+        var relaxed: [String] = []
+        switch value {
+        case .string(let s):
+            // A numeric id matches its string form, compared by value as `numericEqual` does.
+            if DecimalText.parse(s) != nil { relaxed.append(OptionMatch.idKey(.number(JSONNumber(literal: s)))) }
+            if s == "true" || s == "1" { relaxed.append("t") }
+            if s == "false" || s == "0" { relaxed.append("f") }
+        case .number(let n):
+            if let p = DecimalText.parse(n.text) {
+                if p.digits.isEmpty { relaxed.append("f") }
+                if p.digits == [49] && p.exponent == 0 && !p.negative { relaxed.append("t") }
+            }
+        default: break
+        }
+        return relaxed.compactMap { first[$0] }.min()
     }
 }
 
