@@ -86,8 +86,11 @@ final class Connection: @unchecked Sendable {
             return
         }
         if inFlight || closeAfterFlush || !unsent.isEmpty {
-            // not parsing right now (interest should already exclude reads); keep the bytes
+            // Not parsing right now; keep the bytes. Reads stay wanted while a request is with
+            // the pool (see updateInterest), until bytes arrive: then they stop, so a pipelining
+            // client can park at most one read's worth here.
             pending.append(contentsOf: UnsafeRawBufferPointer(start: buf.baseAddress, count: n))
+            updateInterest()
             return
         }
         loop.writeStaging.removeAll(keepingCapacity: true)
@@ -165,16 +168,7 @@ final class Connection: @unchecked Sendable {
                     if ctx.close { closeAfterFlush = true }
                 } else {
                     inFlight = true
-                    let handler = loop.handler
-                    let loop = self.loop
-                    let request = request, ctx = ctx
-                    let fd = self.fd
-                    loop.server.worker(for: fd).async { [self] in
-                        var response = handler.handle(request)
-                        loop.server.compressOnWorker(&response, acceptEncoding: ctx.acceptEncoding, fd: fd)
-                        let done = response
-                        loop.execute { self.complete(done, ctx) }
-                    }
+                    loop.submit(PoolJob(connection: self, request: request, context: ctx))
                 }
             case .error(let error, let close):
                 loop.handler.rejected(status: error.status)
@@ -187,7 +181,7 @@ final class Connection: @unchecked Sendable {
     }
 
     /// A worker-pool response, back on the loop thread.
-    private func complete(_ response: HTTPResponse, _ context: ResponseContext) {
+    func complete(_ response: HTTPResponse, _ context: ResponseContext) {
         guard !closed else { return }
         inFlight = false
         var ctx = context
@@ -285,7 +279,10 @@ final class Connection: @unchecked Sendable {
         var want: UInt32 = 0
         if !unsent.isEmpty {
             want = Readiness.writable
-        } else if lingering || (!inFlight && !closeAfterFlush && !peerEOF) {
+        } else if lingering || (!closeAfterFlush && !peerEOF && (!inFlight || pending.isEmpty)) {
+            // Also while a request is with the worker pool, as long as nothing waits in
+            // `pending`: a client that waits for its answer sends nothing meanwhile, and not
+            // switching interest off and on again saves two epoll_ctl calls per request.
             want = Readiness.readable
         }
         if let tls, !lingering {

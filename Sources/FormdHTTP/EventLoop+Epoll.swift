@@ -37,6 +37,7 @@ extension EventLoop {
                 guard Int(fd) < connections.count, let c = connections[Int(fd)] else { continue }
                 c.handleEvents(ev.events)
             }
+            if hasJobs { flushJobs() }
             if now >= nextSweep {
                 nextSweep = now + sweepInterval
                 if draining { nextSweep = min(nextSweep, max(drainDeadline, now + 1)) }

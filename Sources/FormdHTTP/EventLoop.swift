@@ -66,6 +66,9 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Staging buffer for responses produced while handling one connection's input.
     var writeStaging: [UInt8] = []
+    /// Pool requests of the current round, per worker (`EventLoop+WorkerPool.swift`).
+    var jobBatches: [[PoolJob]] = []
+    var hasJobs = false
     /// Answer bytes this loop's connections hold unsent (back-pressure, `Connection`).
     var queuedBytes = 0
     /// This loop's share of `maxTotalQueuedResponseBytes`.

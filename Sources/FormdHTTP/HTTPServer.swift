@@ -107,13 +107,16 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    func worker(for fd: Int32) -> DispatchQueue { workers[Int(fd) % workers.count] }
+    /// The worker a connection's requests run on (always the same one, so they stay in order).
+    func workerIndex(for fd: Int32) -> Int { Int(fd) % workers.count }
+    var workerCount: Int { workers.count }
+    func workerQueue(_ index: Int) -> DispatchQueue { workers[index] }
 
-    /// Gzips a worker's response on that worker (call it on `worker(for: fd)`), so that large
+    /// Gzips a worker's response on that worker (call it on `workerQueue(worker)`), so that large
     /// answers are not compressed on the I/O loop, where health probes wait behind them.
-    func compressOnWorker(_ response: inout HTTPResponse, acceptEncoding: String?, fd: Int32) {
+    func compressOnWorker(_ response: inout HTTPResponse, acceptEncoding: String?, worker: Int) {
         guard ResponseEncoder.wantsGzip(response, acceptEncoding, minBytes: configuration.compressionMinBytes) else { return }
-        let deflater = workerDeflaters[Int(fd) % workerDeflaters.count]
+        let deflater = workerDeflaters[worker]
         if let z = deflater.compress(response.body), z.count < response.body.count {
             response.body = z
             response.bodyIsGzipped = true

@@ -75,6 +75,47 @@ import Glibc
         }
     }
 
+    /// Reads stay on while a request is with the worker pool: bytes that arrive meanwhile are
+    /// kept and answered in order after it, and a client that half-closes meanwhile still gets
+    /// every answer before the server closes.
+    @Test(arguments: kinds) func inputWhileARequestIsWithThePool(_ kind: EventQueueKind) throws {
+        struct SlowFirst: HTTPHandler {
+            func handle(_ r: HTTPRequest) -> HTTPResponse {
+                if r.path == "/slow" { usleep(150_000) }
+                return .json("{\"path\":\"\(r.path)\"}")
+            }
+        }
+        let (s, port) = try makeServer(handler: SlowFirst()) { $0.eventQueue = kind; $0.ioThreads = 1; $0.handlerMode = .pool(width: 2) }
+        defer { stop(s) }
+        for halfClose in [false, true] {
+            let c = try HTTPTestClient(port: port)
+            try c.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(30_000)  // the first request is with a worker now
+            var rest = ""
+            for i in 0..<20 { rest += "POST /n\(i) HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc" }
+            try c.send(rest)
+            if halfClose { shutdown(c.fd, Int32(SHUT_WR)) }
+            let first = try #require(c.read())
+            #expect(first.text == "{\"path\":\"/slow\"}")
+            for i in 0..<20 {
+                let r = try #require(c.read(), "answer \(i), half-closed: \(halfClose)")
+                #expect(r.status == 200 && r.text == "{\"path\":\"/n\(i)\"}")
+            }
+            if halfClose { #expect(c.isClosedByServer()) }
+        }
+        // A client that vanishes while its request is with a worker costs nothing afterwards.
+        do {
+            let gone = try HTTPTestClient(port: port)
+            try gone.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(20_000)
+            var reset = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(gone.fd, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
+        }  // closed with a reset here
+        let after = try HTTPTestClient(port: port)
+        try after.send("GET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try #require(after.read()).text == "{\"path\":\"/after\"}")
+    }
+
     @Test(arguments: kinds) func drainFinishes(_ kind: EventQueueKind) throws {
         struct Slow: HTTPHandler {
             func handle(_ r: HTTPRequest) -> HTTPResponse {

@@ -1,0 +1,71 @@
+import Dispatch
+
+/// A request on its way to the worker pool: what the worker needs to answer it and the loop
+/// needs to send the answer.
+struct PoolJob: @unchecked Sendable {
+    let connection: Connection
+    let request: HTTPRequest
+    let context: ResponseContext
+}
+
+/// Hand-off to the worker pool, in batches. The epoll loop collects the pool requests of one
+/// `epoll_wait` round per worker and submits each worker's share as one task, which answers them
+/// in turn and hands the answers back a few at a time: a worker thread is woken once per round
+/// instead of once per request (each wake is a futex call and, on another core, an interrupt).
+/// The Dispatch event queue has no rounds; it submits at once.
+extension EventLoop {
+    /// Answers at most this many requests before handing the answers back to the loop, so the
+    /// first answers of a large round are not held back by the last.
+    static let completionChunk = 16
+
+    func submit(_ job: PoolJob) {
+        let w = server.workerIndex(for: job.connection.fd)
+        if kind == .dispatch {
+            runOnWorker(w, [job])
+            return
+        }
+        if jobBatches.isEmpty { jobBatches = Array(repeating: [], count: server.workerCount) }
+        jobBatches[w].append(job)
+        hasJobs = true
+    }
+
+    /// Submits the round's batches (epoll loop, once per round).
+    func flushJobs() {
+        hasJobs = false
+        for w in jobBatches.indices where !jobBatches[w].isEmpty {
+            let batch = jobBatches[w]
+            jobBatches[w].removeAll(keepingCapacity: true)
+            runOnWorker(w, batch)
+        }
+    }
+
+    private func runOnWorker(_ w: Int, _ batch: [PoolJob]) {
+        let handler = self.handler, server = self.server
+        server.workerQueue(w).async { [self] in
+            var done: [(PoolJob, HTTPResponse)] = []
+            done.reserveCapacity(min(batch.count, Self.completionChunk))
+            for job in batch {
+                var response = handler.handle(job.request)
+                server.compressOnWorker(&response, acceptEncoding: job.context.acceptEncoding, worker: w)
+                done.append((job, response))
+                if done.count == Self.completionChunk {
+                    handBack(done)
+                    done.removeAll(keepingCapacity: true)
+                }
+            }
+            if !done.isEmpty { handBack(done) }
+        }
+    }
+
+    private func handBack(_ answers: [(PoolJob, HTTPResponse)]) {
+        let answers = UncheckedAnswers(answers)
+        execute { for (job, response) in answers.value { job.connection.complete(response, job.context) } }
+    }
+}
+
+/// Answers crossing from a worker to the loop (the connections are confined to the loop, which
+/// is where they are used).
+private struct UncheckedAnswers: @unchecked Sendable {
+    let value: [(PoolJob, HTTPResponse)]
+    init(_ value: [(PoolJob, HTTPResponse)]) { self.value = value }
+}
