@@ -163,8 +163,10 @@ struct ConfigurationTests {
         let auto = try ServiceConfiguration.resolve(environment: [:], configFile: nil, configFileIsExplicit: false)
         #expect(auto.ioThreads == nil && auto.workers == nil)
         #expect(auto.threads(cores: 1) == (1, 1))
-        #expect(auto.threads(cores: 2) == (1, 2))
+        #expect(auto.threads(cores: 2) == (2, 2), "one loop caps the I/O at one core")
+        #expect(auto.threads(cores: 4) == (2, 4))
         #expect(auto.threads(cores: 8) == (2, 8))
+        #expect(auto.threads(cores: 12) == (3, 12))
         #expect(auto.threads(cores: 64) == (16, 64))
         var dispatch = auto
         dispatch.eventQueue = .dispatch
@@ -178,7 +180,7 @@ struct ConfigurationTests {
             environment: ["FORMD_SERVER_WORKERS": "0", "FORMD_SERVER_IO_THREADS": "auto"], configFile: file,
             configFileIsExplicit: true)
         // The environment wins over the file, "auto" included.
-        #expect(fromEnv.threads(cores: 4) == (1, 0))
+        #expect(fromEnv.threads(cores: 4) == (2, 0))
         #expect(throws: ConfigurationError.self) {
             _ = try ServiceConfiguration.resolve(environment: ["FORMD_SERVER_WORKERS": "-1"], configFile: nil, configFileIsExplicit: false)
         }

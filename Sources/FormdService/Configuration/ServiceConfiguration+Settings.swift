@@ -11,7 +11,7 @@ extension ServiceConfiguration {
         .integer("server.port", \.http.port, 0...65535,
             "listen port; `0` takes a free one"),
         .automatic("server.io_threads", \.ioThreads, 1...256,
-            "I/O loops (epoll threads or Dispatch queues, `server.event_queue`) that own the connections and answer the cheap endpoints (health, readiness, metrics, definitions); `auto`: one per four cores, at least one (epoll), one per core (Dispatch, whose loops are queues, not threads)"),
+            "I/O loops (epoll threads or Dispatch queues, `server.event_queue`) that own the connections and answer the cheap endpoints (health, readiness, metrics, definitions); `auto`: one per four cores, at least two where there are two cores (epoll), one per core (Dispatch, whose loops are queues, not threads)"),
         .automatic("server.workers", \.workers, 0...1024,
             "threads that run validate and evaluate; `auto`: one per core; `0` runs them on the I/O threads"),
         .choice(

@@ -51,10 +51,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public static var keys: [String] { settings.map(\.key) }
 
     /// The I/O threads and workers to run with on `cores` cores. One epoll loop serves tens of
-    /// thousands of requests a second, so a few suffice; validation, the costly part, runs on a
-    /// worker per core. On a small machine this keeps the loops from competing with the workers
-    /// (and with anything else on the host) for the same cores, which is what made tail
-    /// latency grow when every core ran a loop that also validated (docs/BENCHMARKS.md).
+    /// thousands of requests a second, so a few suffice: one per four cores, but two from two
+    /// cores up, because a single loop caps the server's I/O at one core (on 2 cores it ran at
+    /// 76-79 % of one while the other idled, and two loops answered 8-19 % more health checks
+    /// and submissions at high load; docs/BENCHMARKS.md). Validation, the costly part, runs on a
+    /// worker per core, so the loops never validate: that is what made tail latency grow when
+    /// every core ran a loop that also validated.
     ///
     /// On the Dispatch event queue an I/O loop is a serial queue, not a thread: an idle one costs
     /// nothing, and one per core is what it takes to keep up (one queue on this 2-core machine
@@ -62,7 +64,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public func threads(cores: Int) -> (io: Int, workers: Int) {
         let cores = max(1, cores)
         let queue = eventQueue ?? .platformDefault
-        return (ioThreads ?? (queue == .dispatch ? cores : max(1, cores / 4)), workers ?? cores)
+        return (ioThreads ?? (queue == .dispatch ? cores : max(min(cores, 2), cores / 4)), workers ?? cores)
     }
 }
 
