@@ -33,6 +33,8 @@ import Foundation
     public let timeBudget: Duration
 
     private let matcher: any FormatMatcher
+    /// The engine-free path for simple anchored patterns on ASCII text (`SimplePattern`).
+    private let simple: SimplePattern?
     private let budgetNanoseconds: UInt64
     private let stepBudget: Int32
 
@@ -50,7 +52,8 @@ import Foundation
         _ pattern: String,
         timeBudget: Duration = FormatPattern.defaultTimeBudget,
         stepBudget: Int32 = FormatPattern.defaultStepBudget,
-        engine: FormatEngine
+        engine: FormatEngine,
+        fastPath: Bool = true
     ) throws(FormatPatternError) {
         // ICU and NSRegularExpression both reject "", but with an unhelpful reason.
         guard !pattern.isEmpty else { throw FormatPatternError(message: "empty pattern", offset: 0) }
@@ -58,12 +61,14 @@ import Foundation
         self.timeBudget = timeBudget
         self.budgetNanoseconds = timeBudget.clampedNanoseconds
         self.stepBudget = stepBudget
-        self.matcher = try engine.compile(pattern)
+        self.matcher = try engine.compile(pattern)  // also for the fast path: its errors are the engine's
+        self.simple = fastPath ? SimplePattern(pattern) : nil
     }
 
     /// Checks `text`; gives up (`.timedOut`) after a fixed amount of backtracking work or
     /// `timeBudget` of CPU, whichever comes first.
     public func evaluate(_ text: String) -> Outcome {
+        if let simple, let found = simple.matches(text) { return found ? .match : .noMatch }
         var budget = MatchBudget(steps: stepBudget, cpuNanoseconds: budgetNanoseconds)
         return matcher.evaluate(text, budget: &budget)
     }
@@ -71,6 +76,8 @@ import Foundation
     /// The same within what is left of `allowance` (a request's budget shared by all its
     /// checks, so one submission cannot buy more than a bounded total), and draws on it.
     public func evaluate(_ text: String, drawingFrom allowance: inout FormatAllowance) -> Outcome {
+        // Linear in the text and engine-free: draws nothing, like a search that never reports.
+        if let simple, let found = simple.matches(text) { return found ? .match : .noMatch }
         let steps = Swift.min(stepBudget, allowance.steps)
         let cpu = Swift.min(budgetNanoseconds, allowance.cpuNanoseconds)
         guard steps > 0, cpu > 0 else { return .timedOut }
