@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the FormdCore libFuzzer binary (ASan + coverage) and runs one target.
-#   Fuzz/run-core.sh TARGET [SECONDS]     fuzz TARGET (submission | expression | definition)
+#   Fuzz/run-core.sh TARGET [SECONDS]     fuzz TARGET (submission | expression | definition | format)
 #   Fuzz/run-core.sh TARGET --replay      replay the committed seed corpus of TARGET only
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/.."
 out="$here/.build-fuzz"
-target="${1:?usage: run-core.sh submission|expression|definition [SECONDS|--replay]}"
+target="${1:?usage: run-core.sh submission|expression|definition|format [SECONDS|--replay]}"
 mkdir -p "$out/corpus-$target"
 bin="$out/formdcore-fuzzer"
 srcs=$(find "$root/Sources/FormdCore" -name '*.swift' | sort)
@@ -27,6 +27,6 @@ fi
 # Expressions are short in real definitions and the parsers are linear: 1 KiB inputs keep the
 # expression target's executions per second up (at 8 KiB it fell from 5k to 1.5k per second).
 max_len=8192
-[[ "$target" == expression ]] && max_len=1024
+[[ "$target" == expression || "$target" == format ]] && max_len=1024
 exec "$bin" -max_total_time="${2:-60}" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
   "$out/corpus-$target" "$here/corpus/$target"

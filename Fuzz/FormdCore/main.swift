@@ -4,11 +4,13 @@
 //   expression  formula, condition and text-template parsing and evaluation; the formula
 //               program and the simple-comparison fast path checked against the trees
 //   definition  the definition loader: lenient JSON with locations, reader, checks, compiler
+//   format      a `format` pattern and a value (split at the first NUL byte): the engine-free
+//               fast path (SimplePattern) checked against the regex engine
 // Any crash, hang or sanitizer report is a finding; inputs are never expected to be valid.
 
 import Foundation
 
-enum FuzzTarget: String { case submission, expression, definition }
+enum FuzzTarget: String { case submission, expression, definition, format }
 
 let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["FORMD_FUZZ_TARGET"] ?? "submission") ?? .submission
 
@@ -109,6 +111,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             if let form = FormLoader.load(id: "x", bytes: Array(definition.utf8)).form {
                 _ = Evaluation(plan: form.plan, values: JSONObject([.init(key: "h", value: .string("y"))]), mode: .validate, options: EvaluationOptions())
             }
+        }
+    case .format:
+        let cut = bytes.firstIndex(of: 0) ?? bytes.count
+        guard let source = String(validating: bytes[..<cut], as: UTF8.self),
+              let text = String(validating: bytes[min(cut + 1, bytes.count)...], as: UTF8.self),
+              let simple = SimplePattern(source),
+              let engine = try? FormatPattern(source, engine: .preferred, fastPath: false)
+        else { return 0 }
+        let want = engine.evaluate(text)
+        // Where the engine gives up there is nothing to compare with (the fast path answers).
+        if want != .timedOut, let found = simple.matches(text), found != (want == .match) {
+            fatalError("fast path says \(found), the engine \(want), for \(source.debugDescription) on \(text.debugDescription)")
         }
     case .definition:
         let result = FormLoader.load(id: "fuzz", bytes: bytes)

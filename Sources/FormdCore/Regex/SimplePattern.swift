@@ -408,7 +408,9 @@ struct SimplePattern: Sendable {
                 i += 2
                 continue
             }
-            // `-` first or last is itself; anything else printable is itself
+            // `-` first or last is itself (a `-` right after a range is ICU's to read); anything
+            // else printable is itself
+            if c == UInt8(ascii: "-"), i != start, i + 1 < end, p[i + 1] != UInt8(ascii: "]") { return nil }
             set.add(c)
             previous = c
             i += 1
