@@ -144,6 +144,8 @@ struct SimplePattern: Sendable {
                 var next: UInt64 = 0
                 for alt in alternatives { next |= applyShort(alt, to: current, bytes) }
                 if next == 0 { break }
+                // A round that changes nothing: every later one gives the same (`(a?){9999}`).
+                if round < min && next == current { result |= next; break }
                 if round >= min {
                     if next & ~seen == 0 { break }
                     seen |= next
@@ -193,6 +195,10 @@ struct SimplePattern: Sendable {
                     for q in next.indices where out[q] { next[q] = true }
                 }
                 guard next.contains(true) else { break }
+                if round < min && next == current {
+                    for q in next.indices where next[q] { result[q] = true }
+                    break
+                }
                 if round >= min {
                     var grew = false
                     for q in next.indices where next[q] {
