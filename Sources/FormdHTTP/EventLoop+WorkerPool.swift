@@ -24,7 +24,6 @@ extension EventLoop {
             runOnWorker(w, [job])
             return
         }
-        if jobBatches.isEmpty { jobBatches = Array(repeating: [], count: server.workerCount) }
         jobBatches[w].append(job)
         hasJobs = true
     }
@@ -58,14 +57,6 @@ extension EventLoop {
     }
 
     private func handBack(_ answers: [(PoolJob, HTTPResponse)]) {
-        let answers = UncheckedAnswers(answers)
-        execute { for (job, response) in answers.value { job.connection.complete(response, job.context) } }
+        execute { for (job, response) in answers { job.connection.complete(response, job.context) } }
     }
-}
-
-/// Answers crossing from a worker to the loop (the connections are confined to the loop, which
-/// is where they are used).
-private struct UncheckedAnswers: @unchecked Sendable {
-    let value: [(PoolJob, HTTPResponse)]
-    init(_ value: [(PoolJob, HTTPResponse)]) { self.value = value }
 }

@@ -107,6 +107,7 @@ final class EventLoop: @unchecked Sendable {
             (epfd, wakeRead, wakeWrite) = (-1, -1, -1)
         }
         readBuffer = .allocate(byteCount: 65536, alignment: 16)
+        jobBatches = Array(repeating: [], count: server.workerCount)
         let minTimeout = min(config.headerTimeout, config.bodyTimeout, config.idleTimeout)
         // At most 250 ms: a timed-out connection is closed at most that late (a 5 s header
         // timeout then ends a slowloris connection by 5.25 s, not 6 s).

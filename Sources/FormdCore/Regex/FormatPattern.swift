@@ -33,7 +33,7 @@ import Foundation
     public let timeBudget: Duration
 
     private let matcher: any FormatMatcher
-    /// The engine-free path for simple anchored patterns on ASCII text (`SimplePattern`).
+    /// The engine-free path for simple patterns on short ASCII text (`SimplePattern`).
     private let simple: SimplePattern?
     private let budgetNanoseconds: UInt64
     private let stepBudget: Int32
@@ -76,7 +76,7 @@ import Foundation
     /// The same within what is left of `allowance` (a request's budget shared by all its
     /// checks, so one submission cannot buy more than a bounded total), and draws on it.
     public func evaluate(_ text: String, drawingFrom allowance: inout FormatAllowance) -> Outcome {
-        // Linear in the text and engine-free: draws nothing, like a search that never reports.
+        // Engine-free and bounded by construction: draws nothing, like a search that never reports.
         if let simple, let found = simple.matches(text) { return found ? .match : .noMatch }
         let steps = Swift.min(stepBudget, allowance.steps)
         let cpu = Swift.min(budgetNanoseconds, allowance.cpuNanoseconds)

@@ -1,14 +1,3 @@
-/// A fast path for the `format` patterns most forms use: anchored at both ends (`^…$`), a
-/// sequence of single characters, `.`, `\d`, `\w` and bracket classes, each with an optional
-/// greedy quantifier (`?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}`): postal codes, phone numbers, user
-/// names. Such a pattern describes a regular language, so whether it matches can be decided in one
-/// pass per element over the text, with no backtracking, no engine, no UTF-16 copy and no budget.
-///
-/// Only ASCII patterns qualify, and only ASCII text takes the fast path: there ICU's
-/// case-insensitive matching is ASCII case folding and `\d`/`\w` are `[0-9]`/`[A-Za-z0-9_]`.
-/// Everything else (groups, alternation, negated classes, other escapes, lazy or possessive
-/// quantifiers, non-ASCII text) goes to ICU. `$` matches at the end or before one final line
-/// terminator, as ICU's does. `FormatPatternTests` checks the two against each other.
 /// A fast path for the `format` patterns most forms use: postal codes, phone numbers, user
 /// names, simple e-mail shapes. A pattern qualifies when it is built from single characters,
 /// `.`, `\d`, `\w` and bracket classes with greedy quantifiers (`?`, `*`, `+`, `{n}`, `{n,}`,
@@ -16,10 +5,11 @@
 /// inside: `(a+)+` is ICU's, with its step budget), with or without
 /// `^` at the start and `$` at the end. Such a pattern describes a regular language, so whether
 /// it matches is decided by carrying the set of text positions reachable so far through the
-/// pattern, one pass over the text per element: no backtracking, no engine, no UTF-16 copy and
-/// no budget to spend (the work is bounded by the text's length times the pattern's size).
+/// pattern, as a bit mask, one pass over the text per element: no backtracking, no engine, no
+/// UTF-16 copy, no allocation and no budget to spend.
 ///
-/// Only ASCII patterns qualify, and only ASCII text takes the fast path: there ICU's
+/// Only ASCII patterns qualify, and only ASCII text under 64 bytes takes the fast path (postal
+/// codes, phone numbers and names are far shorter; longer values go to ICU): there ICU's
 /// case-insensitive matching is ASCII case folding and `\d`/`\w` are `[0-9]`/`[A-Za-z0-9_]`.
 /// Everything else (top-level `|`, back-references, look-around, negated classes, other escapes,
 /// lazy or possessive quantifiers, non-ASCII text) goes to ICU. `$` matches at the end or before
@@ -74,51 +64,40 @@ struct SimplePattern: Sendable {
         self.nodes = nodes
     }
 
-    /// Whether `text` matches; nil when the text is not ASCII or too costly to decide here (ICU
-    /// decides).
+    /// Whether `text` matches; nil when the text is not ASCII or has 64 bytes or more (ICU decides).
     func matches(_ text: String) -> Bool? {
         var text = text
         return text.withUTF8 { bytes -> Bool? in
-            guard bytes.allSatisfy({ $0 < 128 }) else { return nil }
-            let n = bytes.count
-            if n < 64 { return matchesShort(bytes) }
-            var work = Work(limit: 1 << 20)
-            // reach[q]: some way through the pattern so far ends at text position q.
-            var reach = [Bool](repeating: !anchoredStart, count: n + 1)
-            reach[0] = true
-            guard let end = Self.apply(nodes, to: reach, bytes, &work) else { return nil }
-            if !anchoredEnd { return end.contains(true) }
-            // `$`: at the end, or before one final line terminator (`\r\n` counts as one).
-            if end[n] { return true }
-            guard n > 0, Self.lineTerminators.contains(bytes[n - 1]) else { return false }
-            if end[n - 1] { return true }
-            return n >= 2 && bytes[n - 2] == 13 && bytes[n - 1] == 10 && end[n - 2]
+            guard bytes.count < 64, bytes.allSatisfy({ $0 < 128 }) else { return nil }
+            return matches(bytes)
         }
     }
 
-    /// The same for a text of fewer than 64 bytes, with the position sets as bit masks (bit q:
-    /// position q): no allocation, a few word operations per element and character.
-    private func matchesShort(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The positions reachable so far are a bit mask (bit q: text position q), so each element
+    /// costs a few word operations per character. A repeated group settles within 65 rounds:
+    /// nothing inside it repeats, so each round either consumes a character or only adds positions.
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
         let all: UInt64 = n == 63 ? .max : (1 << UInt64(n + 1)) - 1
-        let end = Self.applyShort(nodes, to: anchoredStart ? 1 : all, bytes)
+        let end = Self.apply(nodes, to: anchoredStart ? 1 : all, bytes)
         if !anchoredEnd { return end != 0 }
+        // `$`: at the end, or before one final line terminator (`\r\n` counts as one).
         if end >> UInt64(n) & 1 != 0 { return true }
         guard n > 0, Self.lineTerminators.contains(bytes[n - 1]) else { return false }
         if end >> UInt64(n - 1) & 1 != 0 { return true }
         return n >= 2 && bytes[n - 2] == 13 && bytes[n - 1] == 10 && end >> UInt64(n - 2) & 1 != 0
     }
 
-    private static func applyShort(_ seq: [Node], to start: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func apply(_ seq: [Node], to start: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var reach = start
         for node in seq {
-            reach = applyShort(node, to: reach, bytes)
+            reach = apply(node, to: reach, bytes)
             if reach == 0 { return 0 }
         }
         return reach
     }
 
-    private static func applyShort(_ node: Node, to reach: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func apply(_ node: Node, to reach: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         switch node {
         case .run(let e, let min, let max):
             // in: bit p set when byte p is in the set; one step moves every position on by one
@@ -142,7 +121,7 @@ struct SimplePattern: Sendable {
             while round < max {
                 round += 1
                 var next: UInt64 = 0
-                for alt in alternatives { next |= applyShort(alt, to: current, bytes) }
+                for alt in alternatives { next |= apply(alt, to: current, bytes) }
                 if next == 0 { break }
                 // A round that changes nothing: every later one gives the same (`(a?){9999}`).
                 if round < min && next == current { result |= next; break }
@@ -155,91 +134,6 @@ struct SimplePattern: Sendable {
             }
             return result
         }
-    }
-
-    /// Bounds the work of one check; past it ICU decides (it has its own budget).
-    struct Work {
-        var left: Int
-        init(limit: Int) { left = limit }
-        mutating func spend(_ n: Int) -> Bool {
-            left -= n
-            return left >= 0
-        }
-    }
-
-    private static func apply(_ seq: [Node], to start: [Bool], _ bytes: UnsafeBufferPointer<UInt8>, _ work: inout Work) -> [Bool]? {
-        var reach = start
-        for node in seq {
-            guard work.spend(reach.count), let next = apply(node, to: reach, bytes, &work) else { return nil }
-            reach = next
-        }
-        return reach
-    }
-
-    private static func apply(_ node: Node, to reach: [Bool], _ bytes: UnsafeBufferPointer<UInt8>, _ work: inout Work) -> [Bool]? {
-        switch node {
-        case .run(let e, let min, let max):
-            return run(e, min: min, max: max, from: reach, bytes)
-        case .group(let alternatives, let min, let max):
-            var current = reach
-            var result = min == 0 ? reach : [Bool](repeating: false, count: reach.count)
-            // Everything reached after `min` or more rounds: once a round adds nothing new,
-            // later rounds cannot either (each round is a union-preserving function).
-            var seen = min == 0 ? reach : [Bool](repeating: false, count: reach.count)
-            var round = 0
-            while round < max {
-                round += 1
-                var next = [Bool](repeating: false, count: reach.count)
-                for alt in alternatives {
-                    guard let out = apply(alt, to: current, bytes, &work) else { return nil }
-                    for q in next.indices where out[q] { next[q] = true }
-                }
-                guard next.contains(true) else { break }
-                if round < min && next == current {
-                    for q in next.indices where next[q] { result[q] = true }
-                    break
-                }
-                if round >= min {
-                    var grew = false
-                    for q in next.indices where next[q] {
-                        if !seen[q] { seen[q] = true; grew = true }
-                        result[q] = true
-                    }
-                    if !grew { break }
-                }
-                current = next
-            }
-            return result
-        }
-    }
-
-    /// Positions reachable from `reach` by `min`...`max` bytes of `e` in a row.
-    private static func run(_ e: Element, min: Int, max: Int, from reach: [Bool], _ bytes: UnsafeBufferPointer<UInt8>) -> [Bool] {
-        let n = bytes.count
-        var out = [Bool](repeating: false, count: n + 1)
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (n + 2)) { scratch in
-            // run[p]: how many bytes from p on are in the set; mark: where intervals open/close.
-            let run = scratch.baseAddress!, mark = run + (n + 2)
-            run[n] = 0
-            var p = n - 1
-            while p >= 0 {
-                run[p] = e.contains(bytes[p]) ? run[p + 1] + 1 : 0
-                p -= 1
-            }
-            mark.initialize(repeating: 0, count: n + 2)
-            for p in 0...n where reach[p] {
-                let longest = Swift.min(max, run[p])
-                guard longest >= min else { continue }
-                mark[p + min] += 1
-                mark[p + longest + 1] -= 1
-            }
-            var open = 0
-            for q in 0...n {
-                open += mark[q]
-                out[q] = open > 0
-            }
-        }
-        return out
     }
 
     // MARK: parsing
