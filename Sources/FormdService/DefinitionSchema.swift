@@ -245,6 +245,7 @@ enum DefinitionSchema {
         "targets": { "$ref": "#/$defs/targets", "description": "In force while this field has a value." },
         "hidden": { "$ref": "#/$defs/flag" },
         "disabled": { "$ref": "#/$defs/flag" },
+        "secret": { "$ref": "#/$defs/flag", "description": "Validated, never echoed in an answer or a state token (password fields always are)." },
         "input_type": { "$ref": "#/$defs/text" },
         "info": { "$ref": "#/$defs/localizedText" },
         "placeholder": { "$ref": "#/$defs/localizedText" },

@@ -450,7 +450,10 @@ export class FormView {
     const errorId = `${this.prefix}-e-${id}`;
     const infoId = f.info ? `${this.prefix}-i-${id}` : null;
     const computed = typeof f.formula === "string" && f.formula.trim() !== "";
-    const entry = { def: f, wrapper, kind, computed, controls: [], options: null, infoId, errorId };
+    // Secret fields (passwords, "secret": true) are never echoed by answers: the page keeps
+    // what the person typed instead of taking the answer's (absent) value.
+    const secret = kind === "password" || f.secret === true;
+    const entry = { def: f, wrapper, kind, computed, secret, controls: [], options: null, infoId, errorId };
     let controls = [];
     const inputType = typeof f.input_type === "string" ? f.input_type : "";
     if (kind === "spacer") {
@@ -633,6 +636,7 @@ export class FormView {
     const entry = key && this.fields.get(key);
     const state = this.session.state;
     if (!entry || !state || this.pending.length || this.inFlight || (this.editSeq[key] || 0) > this.session.applied) return;
+    if (entry.secret) return;
     if (state.fields && state.fields[key] && state.fields[key].visible) this.writeControl(entry, state.values[key]);
   }
 
@@ -784,7 +788,7 @@ export class FormView {
         else c.readOnly = !st.enabled || entry.computed;
         if (st.required) c.setAttribute("aria-required", "true"); else c.removeAttribute("aria-required");
       }
-      if (!st.visible || entry.kind === "button" || entry.kind === "spacer") continue;
+      if (!st.visible || entry.kind === "button" || entry.kind === "spacer" || entry.secret) continue;
       const has = Object.prototype.hasOwnProperty.call(answer.values || {}, id);
       const value = has ? answer.values[id] : null;
       if (entry.computed) { this.writeControl(entry, value); continue; }

@@ -138,7 +138,7 @@ extension FormState {
             let visible = e.isVisible(s)
             let required = visible && e.plan.spec(e.layout.fields[s].spec).validations?.required == true
             fields.append(Field(id: e.layout.ids[s], isVisible: visible, isEnabled: !e.disabled[s], isRequired: required))
-            guard visible else { continue }
+            guard visible, !e.layout.fields[s].flags.contains(.secret) else { continue }
             // As the server writes them: the value as sent when the kind cannot hold it.
             if e.origin[s] != .stored {
                 let m = Int(e.sentMember[s])

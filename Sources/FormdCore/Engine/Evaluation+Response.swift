@@ -90,7 +90,7 @@ extension Evaluation {
     private func writeValues(_ w: inout JSONWriter) {
         w.key("values")
         w.beginObject()
-        for s in layout.outputOrder where isVisible(s) {
+        for s in layout.outputOrder where isVisible(s) && !layout.fields[s].flags.contains(.secret) {
             // Visible fields with their canonical value, or the value as sent when their kind
             // cannot hold it; submitted values are written from where they are, not copied.
             if origin[s] != .stored {

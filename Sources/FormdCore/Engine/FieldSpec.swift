@@ -26,6 +26,8 @@ final class FieldSpec: Sendable {
     let hasValueTargets: Bool
 
     let holdsValue: Bool
+    /// Never echoed: `password` fields and `"secret": true` (SEMANTICS §8).
+    let isSecret: Bool
     /// `hidden` / `disabled` as defined, before any target ran.
     let baseHidden: Bool
     let baseDisabled: Bool
@@ -60,6 +62,7 @@ final class FieldSpec: Sendable {
         self.hasStructuralTargets = hasStructuralTargets
         self.hasValueTargets = hasValueTargets
         self.holdsValue = kind.holdsValue
+        self.isSecret = field.isSecret
     }
 }
 
@@ -94,6 +97,7 @@ extension FieldSpec {
         if baseHidden { f.insert(.baseHidden) }
         if baseDisabled { f.insert(.baseDisabled) }
         if defaultValue != nil { f.insert(.hasDefault) }
+        if isSecret { f.insert(.secret) }
         return f
     }
 

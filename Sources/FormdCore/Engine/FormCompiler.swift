@@ -61,6 +61,7 @@ struct FormCompiler {
                     template: template, id: template.id, fields: fields, section: section, idParts: parts,
                     attrIndex: templateAttr[t]))
         }
+        checkSecretsStayPut(fields: fieldSpecs, templates: templateSpecs)
         let order = formulaOrder(fields: fieldSpecs, templates: templateSpecs)
         let formMessages = compileMessages(definition.messages, path: "messages", field: false)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
@@ -68,6 +69,26 @@ struct FormCompiler {
             definition: definition, fields: fieldSpecs, sections: sectionSpecs, templates: templateSpecs,
             fieldIndex: fieldIndex, sectionIndex: sectionIndex, templateIndex: templateIndex, formulaOrder: order,
             formMessages: formMessages)
+    }
+
+    /// A formula that reads a secret field would copy it into a field that is echoed: refused
+    /// (conditions and `compare_to` may read secrets; they only decide).
+    private mutating func checkSecretsStayPut(fields: [FieldSpec], templates: [TemplateSpec]) {
+        func spec(_ v: VariableRef) -> FieldSpec? {
+            switch v {
+            case .scalar(.field(let i)): fields.indices.contains(i) ? fields[i] : nil
+            case .scalar(.local(let t, let a)), .scalar(.instance(let t, _, let a)), .aggregate(let t, let a):
+                templates.indices.contains(t) && templates[t].fields.indices.contains(a) ? templates[t].fields[a] : nil
+            }
+        }
+        for f in fields + templates.flatMap(\.fields) {
+            guard let formula = f.formula else { continue }
+            for v in formula.variables {
+                guard let read = spec(v), read.isSecret else { continue }
+                error(f.path + ".formula", "formula reads the secret field \"\(read.id)\" and would copy its value into \"\(f.id)\", which answers echo; secret fields are never echoed")
+                break
+            }
+        }
     }
 
     // MARK: - Complexity (SEMANTICS §11)

@@ -24,6 +24,8 @@ struct Layout: Sendable {
         static let formulaInput = Flags(rawValue: 128)
         /// Some structural target's condition reads the field (set by `FormPlan`).
         static let conditionInput = Flags(rawValue: 256)
+        /// A secret field: validated, never written into an answer or a state token.
+        static let secret = Flags(rawValue: 512)
     }
 
     /// 24 bytes, no references (ids are in `Layout.ids`): every pass of an evaluation reads

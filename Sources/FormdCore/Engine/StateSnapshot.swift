@@ -119,7 +119,7 @@ extension Evaluation {
 
     /// The value `values` carries for slot `s` (as `writeValues` writes it), nil when absent.
     func outputValue(_ s: Int) -> JSONValue? {
-        guard isVisible(s) else { return nil }
+        guard isVisible(s), !layout.fields[s].flags.contains(.secret) else { return nil }
         if origin[s] != .stored {
             let m = Int(sentMember[s])
             return m >= 0 ? submission.members[m].value : nil

@@ -22,6 +22,7 @@ struct DefinitionReader {
     static let fieldKeys: Set<String> = [
         "id", "type", "input_type", "title", "info", "placeholder", "accessibility_label", "size", "hidden",
         "disabled", "value", "values", "validations", "formula", "targets", "minimum_date", "maximum_date", "styles",
+        "secret",
     ]
     static let optionKeys: Set<String> = ["id", "title", "info", "value", "default", "targets", "accessibility_label"]
     static let targetKeys: Set<String> = ["id", "type", "action", "target_value", "condition"]
@@ -203,6 +204,7 @@ struct DefinitionReader {
             validations: validations, formula: string(o, "formula", path: p),
             targets: readTargets(o["targets"], path: "\(p).targets"), raw: o, path: p)
         field.localizedTitle = title
+        field.secret = bool(o, "secret", path: p) ?? false
         return field
     }
 

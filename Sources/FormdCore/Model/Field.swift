@@ -16,6 +16,9 @@
     public var validations: Validations?
     public var formula: String?
     public var targets: [Target]
+    /// `"secret": true`: validated, never echoed in an answer, a state token or a log line
+    /// (password fields are secret whatever this says).
+    public var secret: Bool = false
     /// The field's JSON object, kept verbatim.
     public var raw: JSONObject
     public var path: String
@@ -43,4 +46,7 @@
 
     /// The label used in messages: the title, else the id (SEMANTICS §9).
     public var label: String { title ?? id }
+
+    /// Whether the field's value is kept out of every answer: `password` fields and `"secret": true`.
+    public var isSecret: Bool { secret || kind == .password }
 }

@@ -354,10 +354,12 @@ struct PureFormReader {
         }
         let hasRules = !rules.rules.isEmpty
         if hasRules { validations.pureForm = rules }
-        let field = Field(
+        var field = Field(
             id: id, type: kind, inputType: nil, title: label ?? params["placeholder"]?.stringValue, hidden: false, disabled: false,
             value: params["<value>"].flatMap { $0 == .null ? nil : $0 }, options: [], validations: hasRules ? validations : nil,
             formula: nil, targets: [], raw: params, path: pp)
+        // A secure text entry is a password: never echoed (SEMANTICS §8).
+        if case .bool(true)? = params["secureTextEntry"] { field.secret = true }
         return Input(field: field, section: 0, row: 0, neighbour: neighbour.map { (name: $0.0, path: $0.1, next: $0.2) })
     }
 
