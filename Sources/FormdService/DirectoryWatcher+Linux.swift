@@ -12,8 +12,10 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
         guard fd >= 0 else { return nil }
         // Closing a written file and renaming into the folder are what editors, `cp` and
         // deployment tools do; a rename out or a delete removes a form; attributes catch `touch`.
+        // `symlink(2)` and `link(2)` produce only IN_CREATE: without it a form added as a link
+        // waited for the 30 s safety pass.
         let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE)
-            | UInt32(IN_ATTRIB) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
+            | UInt32(IN_ATTRIB) | UInt32(IN_CREATE) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
         guard inotify_add_watch(fd, directory, mask) >= 0 else {
             close(fd)
             return nil
@@ -40,7 +42,10 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
                         let start = offset + header
                         let end = min(n, start + length)
                         let raw = buffer[start..<end].prefix { $0 != 0 }
-                        names.append(String(decoding: raw, as: UTF8.self))
+                        let name = String(decoding: raw, as: UTF8.self)
+                        // A created name counts when it is complete already: a link. A file being
+                        // written (one link) is reported by its IN_CLOSE_WRITE, not read half-written.
+                        if mask & UInt32(IN_CREATE) == 0 || Self.isLink(directory + "/" + name) { names.append(name) }
                     }
                     offset += header + length
                 }
@@ -56,6 +61,13 @@ final class InotifyWatcher: DirectoryWatcher, @unchecked Sendable {
     }
 
     func cancel() { source.cancel() }
+
+    /// A symbolic link, or a file with more than one hard link (`ln`): complete when it appears.
+    static func isLink(_ path: String) -> Bool {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return false }
+        return (st.st_mode & S_IFMT) == S_IFLNK || ((st.st_mode & S_IFMT) == S_IFREG && st.st_nlink > 1)
+    }
 }
 
 extension FormRegistry {

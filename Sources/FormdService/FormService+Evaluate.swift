@@ -53,6 +53,12 @@ extension FormService {
             switch body["changed"] {
             case nil, .null?: break
             case .array(let items)?:
+                guard items.count <= maxChanged else {
+                    return HTTPError(
+                        status: 400, slug: "bad-request",
+                        detail: "\"changed\" lists \(items.count) ids; at most \(maxChanged) are accepted (limits.max_changed)"
+                    ).response
+                }
                 for item in items {
                     guard case .string(let id) = item else {
                         return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" must list field ids as strings")

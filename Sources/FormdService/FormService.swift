@@ -13,6 +13,9 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     let cors: CORSPolicy?
     /// `ui.enabled`: the page at `/`.
     let uiEnabled: Bool
+    /// `limits.max_changed`: the longest `changed` list an evaluate request may send.
+    let maxChanged: Int
+    public static let defaultMaxChanged = 10_000
     /// `html.success_url` / `html.error_url`: where an HTML form post that asks for HTML goes.
     let htmlSuccessURL: String?
     let htmlErrorURL: String?
@@ -26,9 +29,10 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     public init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
         maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes, maxInstances: Int = EvaluationOptions.defaultMaxInstances,
-        corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil
+        maxChanged: Int = FormService.defaultMaxChanged, corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil
     ) {
         self.uiEnabled = uiEnabled
+        self.maxChanged = maxChanged
         self.htmlSuccessURL = htmlSuccessURL
         self.htmlErrorURL = htmlErrorURL
         cors = CORSPolicy(allowedOrigins: corsAllowedOrigins)

@@ -38,7 +38,7 @@ public final class FormdServer: @unchecked Sendable {
             maxCompiledBytes: c.maxCompiledBytes, logger: logger, metrics: metrics)
         service = FormService(
             registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes,
-            maxInstances: c.maxInstances, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled,
+            maxInstances: c.maxInstances, maxChanged: c.maxChanged, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled,
             htmlSuccessURL: c.htmlSuccessURL, htmlErrorURL: c.htmlErrorURL)
         var h = c.http
         let threads = c.threads(cores: ProcessInfo.processInfo.activeProcessorCount)

@@ -135,7 +135,59 @@ struct RegistryTests {
         #expect(rename(f.url.appendingPathComponent("..data_tmp").path, f.url.appendingPathComponent("..data").path) == 0)
         #expect(eventually(within: 5, every: 0.002) { r.form("a")?.title == "Two" ? true : nil } == true)
     }
+
+    /// `symlink(2)` and `link(2)` produce only IN_CREATE: a form added as a link used to wait for
+    /// the 30 s safety pass. It must serve as fast as a written file (well under 5 s here).
+    @Test func inotifySeesFormsAddedAsLinks() throws {
+        let f = try TempFolder()
+        let outside = try TempFolder()
+        try outside.write("s.json", Fixtures.titled("Symlinked"))
+        try outside.write("h.json", Fixtures.titled("Hard-linked"))
+        try f.write("a.json", Fixtures.titled("A"))
+        let r = FormRegistry(directory: f.url.path, logger: Self.logger)
+        r.loadAll(indexInBackground: false)
+        #expect(try r.startWatching(mode: .inotify) == .inotify)
+        defer { r.stopWatching() }
+        #expect(symlink(outside.url.appendingPathComponent("s.json").path, f.url.appendingPathComponent("s.json").path) == 0)
+        #expect(eventually(within: 5, every: 0.002) { r.form("s")?.title } == "Symlinked")
+        #expect(link(outside.url.appendingPathComponent("h.json").path, f.url.appendingPathComponent("h.json").path) == 0)
+        #expect(eventually(within: 5, every: 0.002) { r.form("h")?.title } == "Hard-linked")
+    }
+
+    /// A ConfigMap update that adds a key: kubelet swaps `..data`, then links the new key's name.
+    @Test func inotifySeesANewConfigMapKeyLinkedAfterTheSwap() throws {
+        let f = try TempFolder()
+        let fm = FileManager.default
+        try f.write("..v1/a.json", Fixtures.titled("One"))
+        try f.write("..v2/a.json", Fixtures.titled("Two"))
+        try f.write("..v2/b.json", Fixtures.titled("New key"))
+        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data").path, withDestinationPath: "..v1")
+        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("a.json").path, withDestinationPath: "..data/a.json")
+        let r = FormRegistry(directory: f.url.path, logger: Self.logger)
+        r.loadAll(indexInBackground: false)
+        #expect(try r.startWatching(mode: .inotify) == .inotify)
+        defer { r.stopWatching() }
+        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data_tmp").path, withDestinationPath: "..v2")
+        #expect(rename(f.url.appendingPathComponent("..data_tmp").path, f.url.appendingPathComponent("..data").path) == 0)
+        // Once the swap's rescan has run, the key's link appears.
+        #expect(eventually(within: 5, every: 0.002) { r.form("a")?.title == "Two" ? true : nil } == true)
+        #expect(r.form("b") == nil)
+        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("b.json").path, withDestinationPath: "..data/b.json")
+        #expect(eventually(within: 5, every: 0.002) { r.form("b")?.title } == "New key")
+    }
     #endif
+
+    @Test func pollingSeesFormsAddedAsLinks() throws {
+        let f = try folder(["a": Fixtures.titled("One")])
+        let outside = try folder(["s": Fixtures.titled("Symlinked")])
+        let r = FormRegistry(directory: f.url.path, logger: Self.logger)
+        r.loadAll(indexInBackground: false)
+        #expect(try r.startWatching(mode: .poll, pollInterval: 0.05) == .poll)
+        defer { r.stopWatching() }
+        try FileManager.default.createSymbolicLink(
+            atPath: f.url.appendingPathComponent("s.json").path, withDestinationPath: outside.url.appendingPathComponent("s.json").path)
+        #expect(eventually(within: 5) { r.form("s")?.title } == "Symlinked")
+    }
 
     @Test func pollingIsTheFallback() throws {
         let f = try folder(["a": Fixtures.titled("One")])

@@ -2,7 +2,7 @@
 /// named in `changed`, in that order, before formulas; they do not cascade.
 extension Evaluation {
     mutating func runValueTargets(_ changed: [String]) {
-        for id in changed {
+        for id in Self.lastOccurrences(changed) {
             var targets: [TargetSpec] = []
             var context: Int?
             switch plan.route(id) {
@@ -31,6 +31,19 @@ extension Evaluation {
             }
             for t in targets where !t.isStructural { run(t, context: context) }
         }
+    }
+
+    /// Each id of `changed` once, where it last appears: a client that names a field twice
+    /// (`[a, b, a]`) changed it last after `b`, so its targets run after `b`'s; repeating an id
+    /// never repeats its targets (a list naming one field 142,800 times cost 20 s of CPU).
+    static func lastOccurrences(_ changed: [String]) -> [String] {
+        guard changed.count > 1 else { return changed }
+        var seen = Set<String>(minimumCapacity: changed.count)
+        var out: [String] = []
+        for id in changed.reversed() where seen.insert(id).inserted { out.append(id) }
+        if out.count == changed.count { return changed }
+        out.reverse()
+        return out
     }
 
     private mutating func run(_ t: TargetSpec, context: Int?) {

@@ -318,7 +318,7 @@ struct FormCompiler {
         for p in rules.patterns {
             let source = p.fullName && rules.quirks.contains(.lowercaseFullName) ? PureFormRules.lowercaseFullNamePattern : p.source
             do {
-                patterns.append((try FormatPattern.interned(PureFormRules.fullMatch(source)), source, p.messageKey))
+                patterns.append((try PureFormRules.compileFullMatch(source), source, p.messageKey))
             } catch {
                 self.error(field.path, "regex does not compile: \(error.message)")
             }

@@ -342,7 +342,7 @@ struct PureFormReader {
                         continue
                     }
                     do {
-                        _ = try FormatPattern.interned(PureFormRules.fullMatch(source))
+                        _ = try PureFormRules.compileFullMatch(source)
                     } catch {
                         self.error(p, "regex does not compile: \(error.message)")
                         continue

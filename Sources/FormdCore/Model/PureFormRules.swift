@@ -66,4 +66,12 @@
 
     /// The ICU source formd compiles for a pattern matched in full and case-sensitively.
     static func fullMatch(_ source: String) -> String { #"(?-i)\A(?:"# + source + #")\z"# }
+
+    /// `source` compiled to match in full. The source is compiled on its own first: wrapped
+    /// unchecked, an unbalanced source such as `[0-9]{4})|(?:.*` closes the wrapper's group
+    /// itself and matches anything. Only a source that is a whole expression is wrapped.
+    static func compileFullMatch(_ source: String) throws(FormatPatternError) -> FormatPattern {
+        _ = try FormatPattern.interned(source)
+        return try FormatPattern.interned(fullMatch(source))
+    }
 }

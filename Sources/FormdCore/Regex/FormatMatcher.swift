@@ -30,6 +30,13 @@ struct MatchBudget: Sendable {
         self.cpuNanoseconds = cpuNanoseconds
     }
 
+    /// A budget whose CPU time counts from `start` (`ThreadCPUClock.now()` when the check began)
+    /// instead of from the first progress report.
+    init(steps: Int32, cpuNanoseconds: UInt64, startedAt start: UInt64) {
+        self.init(steps: steps, cpuNanoseconds: cpuNanoseconds)
+        cpuStart = start
+    }
+
     /// A progress report with the steps done so far (nil: the engine does not count steps);
     /// true when the search must stop.
     mutating func isSpent(afterSteps done: Int32?) -> Bool {
@@ -91,8 +98,8 @@ enum MonotonicClock {
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
 
-/// CPU time of the calling thread, in nanoseconds: a system call (no vDSO), so it is read only
-/// from progress reports of searches that already took a step.
+/// CPU time of the calling thread, in nanoseconds: a system call (no vDSO), so it is read at the
+/// start and end of an engine check and at its progress reports, never on the engine-free path.
 enum ThreadCPUClock {
     static func now() -> UInt64 {
         var ts = timespec()

@@ -53,6 +53,8 @@ extension ServiceConfiguration {
             "the same across all connections: past it, every connection that already has an answer waiting stops until its client reads; each connection can always get one answer"),
         .integer("limits.max_instances", \.maxInstances, 1...1_000_000,
             "instances evaluated per repeating section that has no `max_instances` of its own (a section's `max_instances` is its cap): instances past the cap are not evaluated, their keys are listed in `dropped` as `over_limit`, and the section gets the `max_instances` error"),
+        .integer("limits.max_changed", \.maxChanged, 1...1_000_000,
+            "ids an evaluate request's `changed` may list (repeats included); a longer list is refused with 400 `bad-request` before any work (each id runs its targets once however often it is named)"),
         .integer("limits.max_text_bytes", \.maxTextBytes, 64...1 << 30,
             "the longest text a text formula may produce (UTF-8 bytes); past it the field has no value and the error `text_too_long`, so templates that repeat each other cannot grow without bound"),
         .seconds("timeouts.header_seconds", \.http.headerTimeout,

@@ -30,6 +30,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var formsStrict = false
     /// Definition files larger than this are refused unread.
     public var maxFileBytes = DefinitionFile.defaultMaxBytes
+    /// The most ids an evaluate request's `changed` may list.
+    public var maxChanged = FormService.defaultMaxChanged
     /// The longest text a text formula may produce (UTF-8 bytes).
     public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
     /// Instances evaluated per dynamic section that has no `max_instances`.
