@@ -15,33 +15,42 @@ import FormdHTTP
 ///   an unchecked checkbox is false. Any other repeated key is refused (400).
 enum HTMLFormPost {
     static func values(_ pairs: [(key: String, value: String)], plan: FormPlan) -> Result<JSONObject, HTTPError> {
-        var order: [String] = []
-        var byKey: [String: [String]] = [:]
+        // Keys in first-seen order with their values; only a repeated key gets an array of its
+        // own (a list per key made an 18,588-key post cost twice its JSON).
+        var entries: [(key: String, first: String, more: [String])] = []
+        entries.reserveCapacity(pairs.count)
+        var position: [String: Int] = [:]
+        position.reserveCapacity(pairs.count)
         for (key, value) in pairs {
-            if byKey[key] == nil { order.append(key) }
-            byKey[key, default: []].append(value)
-        }
-        var object = JSONObject()
-        for key in order {
-            let values = byKey[key]!
-            let kind = plan.kind(ofKey: key)
-            if kind == .multiSelect {
-                object.append(key, .array(values.filter { !$0.allSatisfy(\.isWhitespace) }.map { .string($0) }))
-            } else if kind == .switch {
-                if values.contains(where: { ["on", "true", "1"].contains($0.lowercased()) }) {
-                    object.append(key, .bool(true))
-                } else if let last = values.last {
-                    object.append(key, last.lowercased() == "off" ? .bool(false) : .string(last))
-                }
+            if let at = position[key] {
+                entries[at].more.append(value)
             } else {
-                guard values.count == 1 else {
-                    return .failure(HTTPError(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
-                }
-                object.append(key, .string(values[0]))
+                position[key] = entries.count
+                entries.append((key, value, []))
             }
         }
-        for id in plan.staticSwitchIDs where byKey[id] == nil { object.append(id, .bool(false)) }
-        for id in plan.staticMultipleChoiceIDs where byKey[id] == nil { object.append(id, .array([])) }
+        var object = JSONObject()
+        for entry in entries {
+            let key = entry.key
+            let kind = plan.kind(ofKey: key)
+            if kind != .multiSelect && kind != .switch {
+                guard entry.more.isEmpty else {
+                    return .failure(HTTPError(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
+                }
+                object.append(key, .string(entry.first))
+                continue
+            }
+            let values = [entry.first] + entry.more
+            if kind == .multiSelect {
+                object.append(key, .array(values.filter { !$0.allSatisfy(\.isWhitespace) }.map { .string($0) }))
+            } else if values.contains(where: { ["on", "true", "1"].contains($0.lowercased()) }) {  // a switch
+                object.append(key, .bool(true))
+            } else if let last = values.last {
+                object.append(key, last.lowercased() == "off" ? .bool(false) : .string(last))
+            }
+        }
+        for id in plan.staticSwitchIDs where position[id] == nil { object.append(id, .bool(false)) }
+        for id in plan.staticMultipleChoiceIDs where position[id] == nil { object.append(id, .array([])) }
         return .success(object)
     }
 }

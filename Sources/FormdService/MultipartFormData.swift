@@ -117,15 +117,72 @@ enum MultipartFormData {
                 }
                 let line = UnsafeBufferPointer(rebasing: head[lineStart..<lineEnd])
                 if let colon = line.firstIndex(of: 58), Self.isDisposition(UnsafeBufferPointer(rebasing: line[..<colon])) {
-                    let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
-                    if MediaType.parameter("filename", in: value) != nil || MediaType.parameter("filename*", in: value) != nil {
+                    let (name, isFile) = Self.parameters(UnsafeBufferPointer(rebasing: line[(colon + 1)...]))
+                    if isFile {
                         return .failure(HTTPError(status: 415, slug: "unsupported-media-type", detail: "files are not accepted, only text fields"))
                     }
-                    d.name = MediaType.parameter("name", in: value)
+                    d.name = name
                 }
                 lineStart = lineEnd + 2
             }
             return .success(d)
+        }
+
+        /// The `name` parameter of a Content-Disposition value (`form-data; name="a"`), unquoted
+        /// (`\"` and `\\` escapes), and whether a `filename` or `filename*` parameter is there.
+        /// Parameter names match case-insensitively; a parameter without `=` ends the list.
+        static func parameters(_ v: UnsafeBufferPointer<UInt8>) -> (name: String?, isFile: Bool) {
+            let semicolon: UInt8 = 59, quote: UInt8 = 34, backslash: UInt8 = 92, equals: UInt8 = 61
+            func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+            guard var i = v.firstIndex(of: semicolon).map({ $0 + 1 }) else { return (nil, false) }
+            var name: String?
+            var isFile = false
+            while i < v.count {
+                while i < v.count, isBlank(v[i]) { i += 1 }
+                var keyEnd = i
+                while keyEnd < v.count, v[keyEnd] != equals, v[keyEnd] != semicolon { keyEnd += 1 }
+                guard keyEnd < v.count, v[keyEnd] == equals else { break }
+                var k = keyEnd
+                while k > i, isBlank(v[k - 1]) { k -= 1 }
+                let key = String(decoding: v[i..<k].map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
+                i = keyEnd + 1
+                var value: [UInt8] = []
+                if i < v.count, v[i] == quote {
+                    i += 1
+                    var closed = false
+                    while i < v.count {
+                        if v[i] == backslash, i + 1 < v.count {
+                            value.append(v[i + 1])
+                            i += 2
+                        } else if v[i] == quote {
+                            closed = true
+                            i += 1
+                            break
+                        } else {
+                            value.append(v[i])
+                            i += 1
+                        }
+                    }
+                    guard closed else { break }
+                    while i < v.count, v[i] != semicolon { i += 1 }
+                    i += 1
+                } else {
+                    var end = i
+                    while end < v.count, v[end] != semicolon { end += 1 }
+                    var s = i
+                    var e = end
+                    while s < e, isBlank(v[s]) { s += 1 }
+                    while e > s, isBlank(v[e - 1]) { e -= 1 }
+                    value = Array(v[s..<e])
+                    i = end + 1
+                }
+                switch key {
+                case "name": if name == nil { name = String(decoding: value, as: UTF8.self) }
+                case "filename", "filename*": isFile = true
+                default: break
+                }
+            }
+            return (name, isFile)
         }
 
         /// `Content-Disposition`, any case, with spaces or tabs around it.
