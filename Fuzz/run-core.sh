@@ -14,7 +14,7 @@ srcs=$(find "$root/Sources/FormdCore" -name '*.swift' | sort)
 # SIGPIPE that head gives ls would fail the script).
 if [[ ! -x "$bin" ]] || [[ -n "$(find "$root/Sources/FormdCore" "$here/FormdCore" -name '*.swift' -newer "$bin" -print -quit)" ]]; then
   # The library's sources plus the entry, as one module (no Package.swift involvement).
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FormdCoreFuzz \
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FormdCoreFuzz -package-name formd \
     -l_FoundationICU $srcs "$here/FormdCore/main.swift" -o "$bin"
 fi
 export FORMD_FUZZ_TARGET="$target"

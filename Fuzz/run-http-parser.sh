@@ -8,7 +8,7 @@ root="$here/.."
 out="$here/.build-fuzz"
 mkdir -p "$out/corpus"
 src="$root/Sources/FormdHTTP"
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name formd \
   -module-name FuzzHTTPParser \
   -I "$root/Sources/CZlib" -lz \
   "$src/HTTPParser.swift" "$src/HTTPRequest.swift" "$src/HTTPHeaders.swift" \

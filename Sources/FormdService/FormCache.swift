@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 
 /// Compiled forms kept for reuse, least recently used dropped first once their estimated memory
 /// passes `budget`. Not thread-safe: `FormRegistry` holds its lock around every call.
@@ -10,13 +10,13 @@ struct FormCache {
 
     /// A class, so that a hit updates its recency in place: one hash lookup per request.
     private final class Slot {
-        let form: LoadedForm
+        let form: Form
         /// Which registry version of the form this is; a newer one replaces it.
         let generation: Int
         let cost: Int
         var lastUse: UInt64
 
-        init(form: LoadedForm, generation: Int, cost: Int, lastUse: UInt64) {
+        init(form: Form, generation: Int, cost: Int, lastUse: UInt64) {
             self.form = form
             self.generation = generation
             self.cost = cost
@@ -33,11 +33,11 @@ struct FormCache {
 
     var count: Int { slots.count }
 
-    static func cost(of form: LoadedForm) -> Int { max(1, form.servedBytes.count) * bytesPerDefinitionByte }
+    static func cost(of form: Form) -> Int { max(1, form.definitionJSON.count) * bytesPerDefinitionByte }
 
     func contains(_ id: String) -> Bool { slots[id] != nil }
 
-    mutating func get(_ id: String, generation: Int) -> LoadedForm? {
+    mutating func get(_ id: String, generation: Int) -> Form? {
         guard let slot = slots[id], slot.generation == generation else { return nil }
         clock &+= 1
         slot.lastUse = clock
@@ -46,7 +46,7 @@ struct FormCache {
 
     /// The cached form of `id`, whatever its generation: the registry replaces or removes a slot
     /// whenever the version that serves changes, so a slot present is current.
-    mutating func current(_ id: String) -> LoadedForm? {
+    mutating func current(_ id: String) -> Form? {
         guard let slot = slots[id] else { return nil }
         clock &+= 1
         slot.lastUse = clock
@@ -56,7 +56,7 @@ struct FormCache {
     /// Keeps `form`; then drops the least recently used others until the total is within budget
     /// (the form just inserted always stays, however large). Returns whether any was dropped.
     @discardableResult
-    mutating func insert(_ id: String, generation: Int, _ form: LoadedForm) -> Bool {
+    mutating func insert(_ id: String, generation: Int, _ form: Form) -> Bool {
         clock &+= 1
         remove(id)
         let slot = Slot(form: form, generation: generation, cost: Self.cost(of: form), lastUse: clock)

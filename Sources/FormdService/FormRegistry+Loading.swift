@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdHTTP
 import Foundation
 import Logging
@@ -55,7 +55,7 @@ extension FormRegistry {
         var seen = Set<String>()
         for name in names {
             let id = String(name.dropLast(5))
-            guard FormLoader.isValidID(id) else {
+            guard Form.isValidID(id) else {
                 if initial { logger.warning("skipped: the file name is not a valid form id", metadata: ["file": "\(path(of: name))"]) }
                 continue
             }
@@ -164,9 +164,9 @@ extension FormRegistry {
                 let previous = entries[id]?.good
                 if previous?.listing.version == form.form.version { return nil }
                 generation += 1
-                let listing = Listing(title: form.form.title, version: form.form.version, fields: form.form.plan.valueFieldCount)
+                let listing = Listing(title: form.form.title, version: form.form.version, fields: form.form.valueFieldCount)
                 entries[id]?.good = Good(
-                    listing: listing, source: form.source, sourceCount: form.form.servedBytes.count, generation: generation)
+                    listing: listing, source: form.source, sourceCount: form.form.definitionJSON.count, generation: generation)
                 cache.insert(id, generation: generation, form.form)
                 return previous != nil
             }
@@ -179,22 +179,27 @@ extension FormRegistry {
 
     /// Compiles `bytes`; the form and its served bytes gzipped when it compiles (and, with
     /// `forms.strict`, has no warnings), else nil after logging why.
-    private func compileNew(_ id: String, bytes: [UInt8], path: String, initial: Bool) -> (form: LoadedForm, source: [UInt8])? {
-        let result = FormLoader.load(id: id, bytes: bytes)
+    private func compileNew(_ id: String, bytes: [UInt8], path: String, initial: Bool) -> (form: Form, source: [UInt8])? {
+        let form: Form
+        do {
+            form = try Form(id: id, json: bytes, options: options)
+        } catch {
+            for d in error.diagnostics where d.severity == .warning {
+                logger.warning("definition warning", metadata: ["form": "\(id)", "problem": "\(d.formatted(file: path))"])
+            }
+            reject(id, path: path, error.diagnostics, initial: initial)
+            return nil
+        }
         // Every load of new content, at start-up and on each reload, says what is suspect.
-        let warnings = result.diagnostics.filter { $0.severity == .warning }
+        let warnings = form.warnings
         for d in warnings {
             logger.warning("definition warning", metadata: ["form": "\(id)", "problem": "\(d.formatted(file: path))"])
-        }
-        guard let form = result.form else {
-            reject(id, path: path, result.diagnostics, initial: initial)
-            return nil
         }
         if strict, !warnings.isEmpty {
             reject(id, path: path, warnings, initial: initial, strict: true)
             return nil
         }
-        return (form, Gzip.compress(form.servedBytes, level: 6) ?? [])
+        return (form, Gzip.compress(form.definitionJSON, level: 6) ?? [])
     }
 
     func updateGauge() {

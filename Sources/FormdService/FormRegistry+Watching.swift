@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import Foundation
 
 /// Noticing changed files: inotify where it can be set up (changes served within milliseconds,
@@ -43,7 +43,7 @@ extension FormRegistry {
                         }
                         for name in names {
                             let id = String(name.dropLast(5))
-                            if FormLoader.isValidID(id) { self.refresh(id, verify: false) }
+                            if Form.isValidID(id) { self.refresh(id, verify: false) }
                         }
                     }
                 }

@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdHTTP
 import Foundation
 import Logging
@@ -58,6 +58,8 @@ public final class FormRegistry: @unchecked Sendable {
     public let maxFileBytes: Int
     /// `forms.strict`: a definition with warnings is refused like one with errors.
     public let strict: Bool
+    /// The engine's limits and tables, given to every form compiled here.
+    public let options: EvaluationOptions
     let logger: Logger
     let metrics: ServiceMetrics?
 
@@ -82,9 +84,11 @@ public final class FormRegistry: @unchecked Sendable {
 
     public init(
         directory: String, maxFileBytes: Int = DefinitionFile.defaultMaxBytes, strict: Bool = false,
-        maxCompiledBytes: Int = 64 << 20, logger: Logger, metrics: ServiceMetrics? = nil
+        maxCompiledBytes: Int = 64 << 20, options: EvaluationOptions = EvaluationOptions(), logger: Logger,
+        metrics: ServiceMetrics? = nil
     ) {
         self.directory = directory
+        self.options = options
         self.maxFileBytes = maxFileBytes
         self.strict = strict
         self.logger = logger
@@ -98,7 +102,7 @@ public final class FormRegistry: @unchecked Sendable {
 
     /// The form `id` as it serves now, compiled on demand; nil if there is no such form, or it
     /// has never compiled.
-    @_spi(Engine) public func form(_ id: String) -> LoadedForm? {
+    package func form(_ id: String) -> Form? {
         lock.lock()
         // The request path: one hash lookup when the form is compiled.
         if let form = cache.current(id) {
@@ -121,10 +125,10 @@ public final class FormRegistry: @unchecked Sendable {
 
     /// The compiled form of a good version: cached, else compiled again from its kept bytes
     /// (outside the lock, so a cache miss delays no other request; two racing misses both compile).
-    private func compile(_ id: String, _ good: Good) -> LoadedForm? {
+    private func compile(_ id: String, _ good: Good) -> Form? {
         if let form = lock.withLock({ cache.get(id, generation: good.generation) }) { return form }
         guard case .success(let bytes) = Gzip.inflate(good.source, limit: good.sourceCount),
-            let form = FormLoader.load(id: id, bytes: bytes).form
+            let form = try? Form(id: id, json: bytes, options: options)
         else {
             // It compiled when installed, and the engine is deterministic.
             logger.error("a kept form failed to compile again", metadata: ["form": "\(id)"])

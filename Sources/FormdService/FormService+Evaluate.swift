@@ -1,47 +1,46 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdHTTP
 import Foundation
 
 /// `POST /forms/{id}/validate` and `/evaluate` (API.md).
 extension FormService {
-    func validate(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse {
+    func validate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
         if let failed = preconditionFailed(form, request) { return failed }
-        let values: JSONObject
+        let values: FormValues
         var isFormPost = false
         switch decodeBody(request) {
         case .failure(let problem): return problem.response
         case .success(.object(let o)): values = o
         case .success(.form(let pairs)):
-            switch HTMLFormPost.values(pairs, plan: form.plan) {
-            case .success(let o): values = o
-            case .failure(let problem): return problem.response
+            do {
+                values = try form.values(fromFormPost: pairs)
+            } catch {
+                return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
             }
             isFormPost = true
-        case .success(.none): values = JSONObject()
+        case .success(.none): values = FormValues()
         case .success(.other): return HTTPError.notAnObject.response
         }
-        var options = engineOptions
-        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
-        let evaluation = Evaluation(plan: form.plan, values: values, mode: .validate, options: options)
-        metrics.formatTimedOut(evaluation.formatTimeouts)
-        if isFormPost, let redirect = htmlRedirect(form, evaluation, request) { return redirect }
-        var w = JSONWriter(reservingCapacity: 512)
-        evaluation.validateResponse(form: form.id, version: form.version, into: &w)
-        return Self.stateResponse(w.bytes, status: evaluation.isValid ? 200 : 422, locale: options.locale)
+        let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
+        let answer = form.validateAnswer(values, locale: locale)
+        metrics.formatTimedOut(answer.formatTimeouts)
+        if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
+        return Self.stateResponse(answer.json, status: answer.isValid ? 200 : 422, locale: answer.locale)
     }
 
-    func evaluate(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse {
+    func evaluate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
         if let failed = preconditionFailed(form, request) { return failed }
-        var values = JSONObject()
+        var values = FormValues()
         var changed: [String] = []
-        var previous: StateSnapshot?
+        var previous = PreviousState.notSent
         switch decodeBody(request) {
         case .failure(let problem): return problem.response
         case .success(.none): break
         case .success(.form(let pairs)):
-            switch HTMLFormPost.values(pairs, plan: form.plan) {
-            case .success(let o): values = o
-            case .failure(let problem): return problem.response
+            do {
+                values = try form.values(fromFormPost: pairs)
+            } catch {
+                return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
             }
         case .success(.other): return HTTPError.notAnObject.response
         case .success(.object(let body)):
@@ -72,29 +71,28 @@ extension FormService {
             // A declarative client's previous `state` (API.md §5.1): null is "nothing yet".
             switch body["state"] {
             case nil: break
-            case .null?: previous = .empty
-            case .string(let token)?:
-                do {
-                    previous = try StateSnapshot(token: token, form: form.id, version: form.version, plan: form.plan)
-                } catch {
-                    return HTTPError(status: 400, slug: "bad-state", detail: error.description).response
-                }
+            case .null?: previous = .initial
+            case .string(let token)?: previous = .token(token)
             default:
                 return HTTPError(status: 400, slug: "bad-state", detail: "\"state\" must be a token from a previous answer, or null")
                     .response
             }
         }
-        if let unknown = form.plan.unknownChangedID(changed) {
-            return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" names \"\(unknown)\", which the form does not have")
-                .response
+        let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
+        let answer: FormAnswer
+        do {
+            answer = try form.evaluateAnswer(values, changed: changed, previous: previous, locale: locale)
+        } catch {
+            switch error {
+            case .unknownChangedID(let unknown):
+                return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" names \"\(unknown)\", which the form does not have")
+                    .response
+            case .badState(let why): return HTTPError(status: 400, slug: "bad-state", detail: why).response
+            case .repeatedFormKey: return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
+            }
         }
-        var options = engineOptions
-        options.locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
-        let evaluation = Evaluation(plan: form.plan, values: values, changed: changed, mode: .evaluate, options: options)
-        metrics.formatTimedOut(evaluation.formatTimeouts)
-        var w = JSONWriter(reservingCapacity: 1024)
-        evaluation.evaluateResponse(form: form.id, version: form.version, previous: previous, into: &w)
-        return Self.stateResponse(w.bytes, status: 200, locale: options.locale)
+        metrics.formatTimedOut(answer.formatTimeouts)
+        return Self.stateResponse(answer.json, status: 200, locale: answer.locale)
     }
 
     static func stateResponse(_ body: [UInt8], status: Int, locale: SupportedLocale) -> HTTPResponse {
@@ -105,11 +103,10 @@ extension FormService {
     }
 
     /// `If-Match` with `*` or a list of ETags, strong comparison; no match → 412.
-    func preconditionFailed(_ form: LoadedForm, _ request: HTTPRequest) -> HTTPResponse? {
+    func preconditionFailed(_ form: Form, _ request: HTTPRequest) -> HTTPResponse? {
         guard let header = request.headers.list("If-Match") else { return nil }
-        if ETagList.matches(header, form.version, weak: false) { return nil }
-        // A per-language variant's tag pins the same version.
-        if form.localizedDefinitions.values.contains(where: { ETagList.matches(header, $0.version, weak: false) }) { return nil }
+        // The form's own tag, or a per-language variant's (it pins the same version).
+        if form.versions.contains(where: { ETagList.matches(header, $0, weak: false) }) { return nil }
         return HTTPError(
             status: 412, slug: "precondition-failed", detail: "the form's version is \(form.version), not \(header)"
         ).response
@@ -117,7 +114,7 @@ extension FormService {
 
     enum Body {
         case none
-        case object(JSONObject)
+        case object(FormValues)
         /// An HTML form post (`application/x-www-form-urlencoded`, or `multipart/form-data` without
         /// files): its pairs in order.
         case form([(key: String, value: String)])

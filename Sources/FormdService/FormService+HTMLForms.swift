@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdHTTP
 import Foundation
 
@@ -8,23 +8,14 @@ import Foundation
 extension FormService {
     /// The 303 for an HTML form post whose client asks for HTML (`Accept` names `text/html`
     /// and not `application/json`), when a URL for the outcome is configured; else nil.
-    func htmlRedirect(_ form: LoadedForm, _ evaluation: Evaluation, _ request: HTTPRequest) -> HTTPResponse? {
+    func htmlRedirect(_ form: Form, _ answer: FormAnswer, _ request: HTTPRequest) -> HTTPResponse? {
         guard let accept = request.headers.list("Accept")?.lowercased(), accept.contains("text/html"),
             !accept.contains("application/json")
         else { return nil }
-        let valid = evaluation.isValid
+        let valid = answer.isValid
         guard let base = valid ? htmlSuccessURL : htmlErrorURL else { return nil }
         var query = [("form", form.id)]
-        if !valid {
-            var ids: [String] = []
-            for e in evaluation.errors {
-                switch e.subject {
-                case .field(let id), .section(let id): if !ids.contains(id) { ids.append(id) }
-                case .form: break
-                }
-            }
-            query.append(("fields", ids.joined(separator: ",")))
-        }
+        if !valid { query.append(("fields", answer.subjectsInError.joined(separator: ","))) }
         let encoded = query.map { "\($0.0)=\(Self.queryEscape($0.1))" }.joined(separator: "&")
         let location = base + (base.contains("?") ? "&" : "?") + encoded
         var r = HTTPResponse(status: 303, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array("See \(location)\n".utf8))

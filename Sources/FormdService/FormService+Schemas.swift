@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdHTTP
 
 /// `GET /schemas/form-definition.json` and `GET /forms/{id}/schema` (API.md §3, §4).
@@ -17,7 +17,7 @@ extension FormService {
         if let inm = request.headers.list("If-None-Match"), ETagList.matches(inm, form.version, weak: true) {
             return Self.cacheable([], etag: form.version, contentType: nil, request)  // a 304: nothing to build
         }
-        let bytes = JSONWriter.encode(SubmissionSchema(form: form).json)
+        let bytes = JSONWriter.encode(form.submissionSchema)
         return Self.cacheable(bytes, etag: form.version, contentType: "application/schema+json", request)
     }
 

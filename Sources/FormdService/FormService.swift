@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdHTTP
 import Foundation
 import Logging
@@ -8,7 +8,6 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     public let registry: FormRegistry
     public let metrics: ServiceMetrics
     let logger: Logger
-    let engineOptions: EvaluationOptions
     /// nil unless `cors.allowed_origins` names some origin.
     let cors: CORSPolicy?
     /// `ui.enabled`: the page at `/`.
@@ -26,10 +25,11 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     private let openAPILock = NSLock()
     private var openAPICache: (version: Int, bytes: [UInt8], etag: String)?
 
+    /// The engine's limits and tables are the registry's (`FormRegistry.options`): every form it
+    /// compiles carries them.
     public init(
-        registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, postalCodes: PostalCodeTable? = nil,
-        maxTextBytes: Int = EvaluationOptions.defaultMaxTextBytes, maxInstances: Int = EvaluationOptions.defaultMaxInstances,
-        maxChanged: Int = FormService.defaultMaxChanged, corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil
+        registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, maxChanged: Int = FormService.defaultMaxChanged,
+        corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil
     ) {
         self.uiEnabled = uiEnabled
         self.maxChanged = maxChanged
@@ -39,10 +39,6 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
         self.registry = registry
         self.metrics = metrics
         self.logger = logger
-        var options = EvaluationOptions(locale: .en, postalCodes: postalCodes)
-        options.maxTextBytes = maxTextBytes
-        options.maxInstances = maxInstances
-        self.engineOptions = options
     }
 
     public var isReady: Bool {
@@ -173,15 +169,15 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
     /// asks for it as written whatever the language.
     func getForm(_ id: String, _ request: HTTPRequest) -> HTTPResponse {
         guard let form = registry.form(id) else { return Self.notFound("no form \"\(id)\"") }
-        var body = form.servedBytes
+        var body = form.definitionJSON
         var etag = form.version
         var language: SupportedLocale?
-        if !form.localizedDefinitions.isEmpty && !Self.query(request.query, has: "raw") {
+        if form.isLocalized && !Self.query(request.query, has: "raw") {
             let acceptLanguage = request.headers.list("Accept-Language")
             if acceptLanguage != nil || Self.query(request.query, has: "locale") {
                 let locale = negotiateLocale(query: request.query, acceptLanguage: acceptLanguage)
-                if let variant = form.localizedDefinitions[locale] {
-                    body = variant.bytes
+                if let variant = form.definitionJSON(for: locale) {
+                    body = variant.json
                     etag = variant.version
                     language = locale
                 }
@@ -191,14 +187,14 @@ public final class FormService: HTTPHandler, @unchecked Sendable {
             var r = HTTPResponse(status: 304)
             r.headers.set("ETag", etag)
             r.headers.set("Cache-Control", "no-cache")
-            if !form.localizedDefinitions.isEmpty { r.headers.set("Vary", "Accept-Language") }
+            if form.isLocalized { r.headers.set("Vary", "Accept-Language") }
             return r
         }
         var r = HTTPResponse.json(body)
         r.compressionKey = etag
         r.headers.set("ETag", etag)
         r.headers.set("Cache-Control", "no-cache")
-        if !form.localizedDefinitions.isEmpty { r.headers.set("Vary", "Accept-Language") }
+        if form.isLocalized { r.headers.set("Vary", "Accept-Language") }
         if let language { r.headers.set("Content-Language", language.rawValue) }
         return r
     }

@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdHTTP
 import Foundation
 import Logging
@@ -33,12 +33,14 @@ public final class FormdServer: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: c.formsDirectory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ConfigurationError("forms.directory: \(c.formsDirectory) is not a folder")
         }
+        var options = EvaluationOptions(locale: .en, postalCodes: postal)
+        options.maxTextBytes = c.maxTextBytes
+        options.maxInstances = c.maxInstances
         let registry = FormRegistry(
             directory: c.formsDirectory, maxFileBytes: c.maxFileBytes, strict: c.formsStrict,
-            maxCompiledBytes: c.maxCompiledBytes, logger: logger, metrics: metrics)
+            maxCompiledBytes: c.maxCompiledBytes, options: options, logger: logger, metrics: metrics)
         service = FormService(
-            registry: registry, metrics: metrics, logger: logger, postalCodes: postal, maxTextBytes: c.maxTextBytes,
-            maxInstances: c.maxInstances, maxChanged: c.maxChanged, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled,
+            registry: registry, metrics: metrics, logger: logger, maxChanged: c.maxChanged, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled,
             htmlSuccessURL: c.htmlSuccessURL, htmlErrorURL: c.htmlErrorURL)
         var h = c.http
         let threads = c.threads(cores: ProcessInfo.processInfo.activeProcessorCount)

@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 
 /// One `POST /forms/<id>/validate` operation per loaded form, whose request body is that form's
 /// submission schema (`Submission-<id>` in `components.schemas`), so that generators such as
@@ -17,7 +17,7 @@ extension OpenAPIDocument {
         var schemas = components["schemas"]?.objectValue ?? JSONObject()
         let generic = paths["/forms/{id}/validate"]?.objectValue?["post"]?.objectValue ?? JSONObject()
         for id in registry.ids() {
-            guard let form = registry.form(id), case .object(var schema) = SubmissionSchema(form: form).json else { continue }
+            guard let form = registry.form(id), case .object(var schema) = form.submissionSchema else { continue }
             schema.members.removeAll { $0.key == "$schema" || $0.key == "$id" }
             let name = "Submission-\(id)"
             schemas.append(name, .object(schema))

@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Engine) import FormdCore
+import FormdCore
 import FormdService
 import Foundation
 
@@ -58,7 +58,7 @@ enum DefinitionFiles {
         return names.map { name in
             let file = (path as NSString).appendingPathComponent(name)
             let id = String(name.dropLast(5))
-            if !FormLoader.isValidID(id) {
+            if !Form.isValidID(id) {
                 return (file, [Diagnostic(.warning, path: "", message: "\"\(id)\" is not a valid form id; the file is not served")])
             }
             return (file, checkFile(file, maxFileBytes: maxFileBytes))
@@ -71,12 +71,16 @@ enum DefinitionFiles {
             return [Diagnostic(.error, path: "", message: failure.description)]
         case .success(let read):
             let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-            return FormLoader.load(id: id, bytes: read.bytes).diagnostics
+            do {
+                return try Form(id: id, json: read.bytes).warnings
+            } catch {
+                return error.diagnostics
+            }
         }
     }
 
     /// Loads FORM: a path to a `.json` file, or a form id looked up in `formsDirectory`.
-    static func loadForm(_ form: String, formsDirectory: String) throws -> LoadedForm {
+    static func loadForm(_ form: String, formsDirectory: String, options: EvaluationOptions = EvaluationOptions()) throws -> Form {
         let isPath = form.hasSuffix(".json") || form.contains("/")
         let file = isPath ? form : (formsDirectory as NSString).appendingPathComponent(form + ".json")
         let bytes: [UInt8]
@@ -86,11 +90,11 @@ enum DefinitionFiles {
         case .failure(let failure): throw UsageError("\(file): \(failure)")
         }
         let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        let result = FormLoader.load(id: id, bytes: bytes)
-        guard let loaded = result.form else {
-            let lines = result.diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: file) }
+        do {
+            return try Form(id: id, json: bytes, options: options)
+        } catch {
+            let lines = error.diagnostics.filter { $0.severity == .error }.map { $0.formatted(file: file) }
             throw UsageError(lines.joined(separator: "\n"))
         }
-        return loaded
     }
 }

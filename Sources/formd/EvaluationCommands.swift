@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Engine) import FormdCore
+import FormdCore
 import Foundation
 
 struct FormOptions: ParsableArguments {
@@ -26,12 +26,9 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let offline = try OfflineRun(form: form, submission: submission, options: options, changed: [])
-        let evaluation = offline.evaluate(mode: .validate)
-        var w = JSONWriter()
-        evaluation.validateResponse(form: offline.loaded.id, version: offline.loaded.version, into: &w)
-        w.bytes.append(UInt8(ascii: "\n"))
-        writeStdout(w.bytes)
-        if !evaluation.isValid { throw ExitCode(1) }
+        let answer = offline.form.validateAnswer(offline.values)
+        writeStdout(answer.json + [UInt8(ascii: "\n")])
+        if !answer.isValid { throw ExitCode(1) }
     }
 }
 
@@ -53,24 +50,31 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let offline = try OfflineRun(form: form, submission: values, options: options, changed: changed)
-        let evaluation = offline.evaluate(mode: .evaluate)
-        var w = JSONWriter()
-        evaluation.evaluateResponse(form: offline.loaded.id, version: offline.loaded.version, into: &w)
-        w.bytes.append(UInt8(ascii: "\n"))
-        writeStdout(w.bytes)
+        do {
+            let answer = try offline.form.evaluateAnswer(offline.values, changed: offline.changed)
+            writeStdout(answer.json + [UInt8(ascii: "\n")])
+        } catch {
+            guard case .unknownChangedID(let unknown) = error else { throw ExitCode(2) }
+            printError("--changed \(unknown): the form has no such field or dynamic section")
+            throw ExitCode(2)
+        }
     }
 }
 
 /// What validate and evaluate share: load the form, read the values, pick the locale.
 struct OfflineRun {
-    let loaded: LoadedForm
-    let values: JSONObject
+    /// The form, with the run's locale and postal codes.
+    let form: Form
+    let values: FormValues
     let changed: [String]
-    let engineOptions: EvaluationOptions
 
     init(form: String, submission: String, options: FormOptions, changed: [String]) throws {
         do {
-            loaded = try DefinitionFiles.loadForm(form, formsDirectory: options.forms)
+            var engine = EvaluationOptions(locale: negotiateLocale(query: options.locale, acceptLanguage: nil))
+            if let path = ProcessInfo.processInfo.environment["FORMD_VALIDATORS_POSTAL_CODES"], !path.isEmpty {
+                engine.postalCodes = try PostalCodeFile.load(path)
+            }
+            self.form = try DefinitionFiles.loadForm(form, formsDirectory: options.forms, options: engine)
             let bytes: [UInt8]
             if submission == "-" {
                 bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
@@ -80,34 +84,22 @@ struct OfflineRun {
                 }
                 bytes = Array(data)
             }
-            let document: JSONDocument
+            let document: FormValue
             do {
-                document = try JSONParser.parse(bytes, options: .submission)
+                document = try FormValue(json: bytes)
             } catch {
                 throw UsageError("\(submission):\(error.line):\(error.column): \(error.message)")
             }
-            switch document.root {
+            switch document {
             case .object(let o): values = o
-            case .null: values = JSONObject()
+            case .null: values = FormValues()
             default: throw UsageError("\(submission): the values must be a JSON object")
             }
-            if let unknown = loaded.plan.unknownChangedID(changed) {
-                throw UsageError("--changed \(unknown): the form has no such field or dynamic section")
-            }
             self.changed = changed
-            var engine = EvaluationOptions(locale: negotiateLocale(query: options.locale, acceptLanguage: nil))
-            if let path = ProcessInfo.processInfo.environment["FORMD_VALIDATORS_POSTAL_CODES"], !path.isEmpty {
-                engine.postalCodes = try PostalCodeFile.load(path)
-            }
-            engineOptions = engine
         } catch let e as UsageError {
             printError(e.description)
             throw ExitCode(2)
         }
-    }
-
-    func evaluate(mode: Evaluation.Mode) -> Evaluation {
-        Evaluation(plan: loaded.plan, values: values, changed: changed, mode: mode, options: engineOptions)
     }
 }
 

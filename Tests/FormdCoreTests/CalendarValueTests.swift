@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 @Suite struct CalendarValueTests {
     @Test(arguments: [

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Warnings for definitions that load but probably do not do what was meant (docs/FORMAT.md §10).
 @Suite struct DefinitionLintTests {

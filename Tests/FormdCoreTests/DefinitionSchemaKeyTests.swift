@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// A definition may name its JSON Schema with `"$schema"` (docs/FORMAT.md §1) without a warning.
 @Suite struct DefinitionSchemaKeyTests {

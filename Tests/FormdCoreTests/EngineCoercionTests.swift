@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §2: field kinds and canonical values.
 @Suite struct EngineCoercionTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §5.1: conditions, observed through a conditional `hide` target.
 @Suite struct EngineConditionTests {

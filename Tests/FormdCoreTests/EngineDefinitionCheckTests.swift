@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §1: definitions are checked at load; every problem is listed with path and position.
 @Suite struct EngineDefinitionCheckTests {

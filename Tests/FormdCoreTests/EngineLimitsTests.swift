@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §11: every cost a definition or a submission can cause is bounded; what passes a
 /// bound gets a clear error, never a crash or a silent pass.

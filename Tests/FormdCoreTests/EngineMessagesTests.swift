@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §9: messages in the negotiated locale, labels, params and overrides.
 @Suite struct EngineMessagesTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// The original library's data tests that still hold (its test suite of JSON fixtures), with the
 /// expectations SEMANTICS §10 changes written as formd has them. Fixtures are trimmed inline.

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §8 (output normalisation) and the §-0 principle: same input, same bytes.
 @Suite struct EngineOutputTests {

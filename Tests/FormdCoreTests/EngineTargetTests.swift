@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §5.2 and §5.3: targets in force and the computed state.
 @Suite struct EngineTargetTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §7: dynamic sections and template instances.
 @Suite struct EngineTemplateTests {

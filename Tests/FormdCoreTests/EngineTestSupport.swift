@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Shared helpers for the engine suites: inline definitions, one evaluation, the parsed response.
 enum Engine {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §6: validation checks, their order and params.
 @Suite struct EngineValidationTests {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// The original library's expression vocabulary (its condition parser's operators, functions and
 /// constants) in formulas and conditions: each with its exact result.

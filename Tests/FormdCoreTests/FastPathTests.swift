@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// The allocation-free fast paths of the hot loops against the straightforward code they
 /// replace, on edge cases and on many random strings (seeded, so a failure reproduces).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Every fixture of the shared conformance suite loads, and every broken one is rejected with the
 /// expected problem at the right place. Skipped when `../shared` is not beside the project

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// formd's exact decimal number (SEMANTICS §4): parsing, text, and each operation rounded
 /// correctly to 38 digits, with the cases where Foundation's `Decimal` on Linux is wrong.

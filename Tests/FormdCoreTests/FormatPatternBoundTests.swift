@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Proves the per-check bound: classic catastrophic (ReDoS) patterns against
 /// adversarial 1 KiB inputs must each return within 5 ms, on every engine.

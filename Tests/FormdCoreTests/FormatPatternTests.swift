@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Behaviour of `format` matching, for every engine available on this platform
 /// (on Linux both ICU and the NSRegularExpression fallback are exercised).

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// `FormulaProgram` (what the engine runs) against `FormulaEvaluator` on the tree it is
 /// compiled from (the reference), on random formulas over every operation, with random values.

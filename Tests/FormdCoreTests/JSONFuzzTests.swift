@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Deterministic mutation fuzzing: hostile bytes must only ever produce a value or a
 /// `JSONParseError` (never a trap), and whatever parses must survive write → parse.

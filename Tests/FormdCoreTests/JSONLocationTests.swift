@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 @Suite struct JSONLocationTests {
     // Line 1 has multi-byte scalars (ë, Cyrillic) before later keys and values;

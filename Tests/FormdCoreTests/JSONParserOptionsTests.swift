@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 private func parseError(
     _ text: String, _ options: JSONParser.Options = .init()

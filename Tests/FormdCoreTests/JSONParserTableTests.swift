@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// One row of the table: input bytes and either the compact re-encoding of the parsed
 /// value or the expected error message and `line:column`.

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 @Suite struct LocaleNegotiationTests {
     @Test(arguments: [

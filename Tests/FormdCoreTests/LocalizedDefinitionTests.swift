@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Texts given per language: read, resolved for a locale (served variants), and quoted by messages.
 @Suite struct LocalizedDefinitionTests {

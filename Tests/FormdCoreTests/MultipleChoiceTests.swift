@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// `multi_select`: values, checks, targets, formulas, conditions and labels (SEMANTICS §2–§6).
 @Suite struct MultipleChoiceTests {

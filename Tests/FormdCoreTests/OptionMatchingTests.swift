@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §2: a submitted value chooses the option whose id it is; the relaxations for HTML
 /// posts (`"1"` for `1`, `"true"` for `true`) apply only when no id is exactly it.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// PureForm definitions (SEMANTICS §12): reading, every validator passing and failing, immediate
 /// validators in evaluate, message keys, quirks, and located load errors.

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// Regression tests for the engine defects of reliability round three (docs/RELIABILITY.md):
 /// regex checks that escaped the request's allowance, `changed` ids that ran their targets once

@@ -1,5 +1,5 @@
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// SEMANTICS §8: password fields and `"secret": true` fields are validated but never echoed.
 @Suite struct SecretFieldTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// The engine-free path for simple anchored patterns (`SimplePattern`) against the regex
 /// engine itself, on hand-picked and random patterns and texts: it must take the patterns it

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) @testable import FormdCore
+@testable import FormdCore
 
 /// State diffs for declarative clients (API.md §5.1): the token, the list diff, and the property
 /// that applying `changes` to the previous state gives the new one.

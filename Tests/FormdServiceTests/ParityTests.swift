@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Engine) import FormdCore
+import FormdCore
 
 /// The engine in-process through the typed API and the server over HTTP give the same answer,
 /// byte for byte once both are parsed: for every form of a folder, with generated submissions,

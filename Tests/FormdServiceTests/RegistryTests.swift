@@ -1,6 +1,6 @@
-@_spi(Engine) import FormdCore
+import FormdCore
 import Foundation
-@_spi(Engine) import FormdService
+import FormdService
 import FormdTestSupport
 import Logging
 import Testing

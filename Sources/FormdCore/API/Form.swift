@@ -77,10 +77,7 @@ public struct Form: Sendable {
     }
 
     func options(for locale: String?) -> EvaluationOptions {
-        guard let locale else { return options }
-        var o = options
-        o.locale = SupportedLocale(tag: locale) ?? options.locale
-        return o
+        options(for: locale.flatMap { SupportedLocale(tag: $0) })
     }
 }
 
@@ -103,11 +100,18 @@ public struct FormDefinitionError: Error, Sendable, CustomStringConvertible {
 public enum FormRequestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `changed` names an id that is neither a field nor a dynamic section of the form.
     case unknownChangedID(String)
+    /// An evaluate `state` token that is not one of this form's version: damaged, of another
+    /// form, or of an earlier version (start again without one).
+    case badState(String)
+    /// An HTML form post repeats a key that only a `switch` or a `multi_select` may repeat.
+    case repeatedFormKey(String)
 
     /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .unknownChangedID(let id): "changed names \"\(id)\", which is not a field or dynamic section of the form"
+        case .badState(let why): why
+        case .repeatedFormKey(let key): "the form post repeats the key \"\(key)\""
         }
     }
 }

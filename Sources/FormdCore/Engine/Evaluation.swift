@@ -2,10 +2,10 @@
 ///
 /// Arrays are indexed by field slot (`Layout.fields`) or section slot (`Layout.sections`); the
 /// settle loop swaps whole flag arrays, so a round costs O(fields + targets).
-@_spi(Engine) public struct Evaluation: Sendable {
-    public enum Mode: Sendable { case validate, evaluate }
+package struct Evaluation: Sendable {
+    package enum Mode: Sendable { case validate, evaluate }
 
-    public enum DropReason: String, Sendable {
+    package enum DropReason: String, Sendable {
         case unknown, notInput = "not_input", hidden, computed, cleared
         /// A key of a template instance past `max_instances` (or the engine's cap): not evaluated.
         case overLimit = "over_limit"
@@ -70,17 +70,17 @@
     /// What is left of `options.formatAllowance`.
     var formatAllowanceLeft = FormatAllowance(steps: 0, cpu: .zero)
     /// `format` checks that ran out of time (counted in metrics by the service).
-    public internal(set) var formatTimeouts = 0
+    package internal(set) var formatTimeouts = 0
     /// Ids named in `changed`: evaluate reports `required` only for them.
     var changedIDs: Set<String> = []
-    public internal(set) var errors: [FormError] = []
+    package internal(set) var errors: [FormError] = []
 
     // MARK: - Entry
 
     /// Evaluates `values` (a decoded submission) against `plan`. `changed` names fields or dynamic
     /// sections whose value targets run (evaluate only); it must have been checked with
     /// `FormPlan.unknownChangedID`.
-    public init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
+    package init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
         self.plan = plan
         self.mode = mode
         self.options = options
@@ -292,7 +292,7 @@ extension FormPlan {
     }
 
     /// The first id of `changed` that names neither a field nor a dynamic section, if any.
-    public func unknownChangedID(_ changed: [String]) -> String? {
+    package func unknownChangedID(_ changed: [String]) -> String? {
         for id in changed {
             if case .unknown = route(id) {
                 if let s = sectionIndex[id], sections[s].template != nil { continue }

@@ -2,15 +2,15 @@
 extension FormPlan {
     /// The ids of the `switch` fields outside repeating sections: a browser leaves an unchecked
     /// checkbox out of its post, so these are false when a post does not name them.
-    public var staticSwitchIDs: [String] { fields.filter { $0.kind == .switch }.map(\.id) }
+    package var staticSwitchIDs: [String] { fields.filter { $0.kind == .switch }.map(\.id) }
 
     /// Whether a submitted key names a `switch` field: a static one, or an instance's
     /// (`items[2].approved`).
-    public func namesSwitch(_ key: String) -> Bool { kind(ofKey: key) == .switch }
+    package func namesSwitch(_ key: String) -> Bool { kind(ofKey: key) == .switch }
 
     /// The kind of the field a submitted key names: a static one, or an instance's
     /// (`items[2].approved`); nil when it names no field.
-    public func kind(ofKey key: String) -> FieldKind? {
+    package func kind(ofKey key: String) -> FieldKind? {
         if let i = fieldIndex[key] { return fields[i].kind }
         guard let instance = InstanceKey(key) else { return nil }
         for t in templates {
@@ -20,5 +20,5 @@ extension FormPlan {
     }
 
     /// Ids of the multiple-choice fields outside repeating sections.
-    public var staticMultipleChoiceIDs: [String] { fields.filter { $0.kind == .multiSelect }.map(\.id) }
+    package var staticMultipleChoiceIDs: [String] { fields.filter { $0.kind == .multiSelect }.map(\.id) }
 }

@@ -1,7 +1,7 @@
 /// A checked definition compiled for evaluation: ids resolved to indices, expressions parsed,
 /// patterns compiled and formula order fixed, once at load (SEMANTICS §1, §4).
-@_spi(Engine) public final class FormPlan: Sendable {
-    public let definition: FormDefinition
+package final class FormPlan: Sendable {
+    package let definition: FormDefinition
     let fields: [FieldSpec]
     let sections: [SectionSpec]
     let templates: [TemplateSpec]
@@ -27,7 +27,7 @@
     /// uses it as is, and requests with instances share its slots and add theirs after them.
     let staticLayout: Layout
     /// Fields holding values (formula fields included, buttons and spacers not, template fields once).
-    public let valueFieldCount: Int
+    package let valueFieldCount: Int
     /// `Layout.Flags` of each spec, including who reads the field (`formulaInput`,
     /// `conditionInput`), which the settle loop uses to skip passes whose inputs did not change.
     let flags: SpecTable<Layout.Flags>

@@ -1,16 +1,16 @@
 /// A definition file that passed its checks: what the service serves and evaluates.
-@_spi(Engine) public final class LoadedForm: Sendable {
-    public let id: String
+package final class LoadedForm: Sendable {
+    package let id: String
     /// Strong ETag of `servedBytes`, quoted: `"3f2a…"`.
-    public let version: String
+    package let version: String
     /// The file's bytes when strict JSON, else with each trailing comma removed (API.md).
-    public let servedBytes: [UInt8]
-    public let plan: FormPlan
+    package let servedBytes: [UInt8]
+    package let plan: FormPlan
     /// Warnings found at load (unknown keys, targets naming nothing).
-    public let warnings: [Diagnostic]
+    package let warnings: [Diagnostic]
     /// The definition resolved for each locale, when some text is given per language; empty
     /// otherwise (every locale then gets `servedBytes`).
-    public let localizedDefinitions: [SupportedLocale: LocalizedDefinition]
+    package let localizedDefinitions: [SupportedLocale: LocalizedDefinition]
 
     init(id: String, servedBytes: [UInt8], plan: FormPlan, warnings: [Diagnostic], localizedRoot: JSONValue? = nil) {
         self.id = id
@@ -32,31 +32,31 @@
 
     /// Whether an `If-Match` tag names this version: the form's own ETag, or one of its
     /// per-language variants' (they pin the same definition).
-    public func isVersion(_ tag: String) -> Bool {
+    package func isVersion(_ tag: String) -> Bool {
         tag == version || localizedDefinitions.values.contains { $0.version == tag }
     }
 
     /// `title`, else the first group's title, else the id (API.md `GET /forms`).
-    public var title: String { plan.definition.displayTitle ?? id }
+    package var title: String { plan.definition.displayTitle ?? id }
 }
 
 /// Reads, checks and compiles definition files (SEMANTICS §1).
-@_spi(Engine) public enum FormLoader {
-    public struct Result: Sendable {
-        public let form: LoadedForm?
+package enum FormLoader {
+    package struct Result: Sendable {
+        package let form: LoadedForm?
         /// Every problem, errors and warnings, in file order of discovery.
-        public let diagnostics: [Diagnostic]
-        public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+        package let diagnostics: [Diagnostic]
+        package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
     }
 
     /// Form ids: `[A-Za-z0-9][A-Za-z0-9_-]{0,127}`.
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         let u = id.utf8
         guard let first = u.first, u.count <= 128, first.isASCIIAlphanumeric else { return false }
         return u.allSatisfy { $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
     }
 
-    public static func load(id: String, bytes: [UInt8]) -> Result {
+    package static func load(id: String, bytes: [UInt8]) -> Result {
         let document: JSONDocument
         do {
             document = try JSONParser.parse(bytes, options: .definition)
@@ -111,8 +111,8 @@ extension UInt8 {
 }
 
 /// Strong entity tags: two independent 64-bit FNV-1a hashes of the bytes, as 32 hex digits.
-@_spi(Engine) public enum ETag {
-    public static func strong(of bytes: [UInt8]) -> String {
+package enum ETag {
+    package static func strong(of bytes: [UInt8]) -> String {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325_cbf29ce4
         for byte in bytes {

@@ -1,10 +1,10 @@
 /// A definition with every text given per language resolved for one locale: what
 /// `GET /forms/{id}` serves a client that names its language.
-@_spi(Engine) public struct LocalizedDefinition: Sendable {
-    public let bytes: [UInt8]
+package struct LocalizedDefinition: Sendable {
+    package let bytes: [UInt8]
     /// The form's version with the locale (`"3f2a…-nb"`), so that each variant revalidates on its
     /// own and `If-Match` with it pins the form's version.
-    public let version: String
+    package let version: String
 
     /// `root` with each `LocalizedText.keys` value that is an object of translations replaced by
     /// the text for `locale`.

@@ -200,7 +200,7 @@ extension Evaluation {
                     w.key("required")
                     w.bool(now.flags.contains(.required))
                 }
-                if errors { Self.writeErrorList(errorsByID[id] ?? [], &w) }
+                if errors { AnswerWriter.writeErrors(errorsByID[id] ?? [], into: &w) }
                 w.endObject()
             }
         }
@@ -220,7 +220,7 @@ extension Evaluation {
                 w.key("visible")
                 w.bool(s.flags.contains(.visible))
             }
-            if errors { Self.writeErrorList(errorsByID[id] ?? [], &w) }
+            if errors { AnswerWriter.writeErrors(errorsByID[id] ?? [], into: &w) }
             w.endObject()
         }
         w.endObject()
@@ -240,20 +240,7 @@ extension Evaluation {
         for s in previous.sections where !newSectionIDs.contains(plan.sectionKey(s)) { w.string(plan.sectionKey(s)) }
         w.endArray()
         w.endObject()
-        if previous.formErrors != current.formErrors { Self.writeErrorList(formErrors, &w) }
+        if previous.formErrors != current.formErrors { AnswerWriter.writeErrors(formErrors, into: &w) }
         w.endObject()
-    }
-
-    private static func writeErrorList(_ errors: [FormError], _ w: inout JSONWriter) {
-        w.key("errors")
-        w.beginArray()
-        for e in errors {
-            switch e.subject {
-            case .field(let id): w.errorEntry(field: id, section: nil, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
-            case .section(let id): w.errorEntry(field: nil, section: id, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
-            case .form: w.errorEntry(field: nil, section: nil, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
-            }
-        }
-        w.endArray()
     }
 }

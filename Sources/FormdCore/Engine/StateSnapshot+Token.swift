@@ -12,16 +12,16 @@
 extension StateSnapshot {
     /// The most fields and sections a token describes (about 20 bytes each): a larger state is
     /// answered with `"state": null`, and its next answer lists everything again.
-    public static let maxEntries = 4096
+    package static let maxEntries = 4096
     /// The longest token accepted, in characters.
-    public static let maxTokenLength = 4 * ((maxEntries * 32 + 64) / 3 + 1)
+    package static let maxTokenLength = 4 * ((maxEntries * 32 + 64) / 3 + 1)
 
-    public enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum TokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case malformed
         case foreign
         case tooLong
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .malformed: "the state token is damaged; send \"state\": null to start over"
             case .foreign: "the state token belongs to another form or another version of this form; send \"state\": null to start over"
@@ -63,7 +63,7 @@ extension StateSnapshot {
 
     /// Reads a token issued for `plan`'s form `form` at `version`; every index is checked against
     /// the plan, so a decoded snapshot only names fields and sections the form has.
-    public init(token: String, form: String, version: String, plan: FormPlan) throws(TokenError) {
+    package init(token: String, form: String, version: String, plan: FormPlan) throws(TokenError) {
         guard token.utf8.count <= Self.maxTokenLength else { throw .tooLong }
         guard let bytes = Base64URL.decode(token), bytes.count >= 18, bytes[0] == 1 else { throw .malformed }
         let body = bytes[0..<(bytes.count - 8)]

@@ -2,7 +2,7 @@
 /// (API.md §5.1): the sections in output order, each with its fields, and per field and section
 /// its flags and 64-bit hashes of its value and errors. It is what the `state` token carries, so
 /// the next answer can say what changed without the server keeping anything.
-@_spi(Engine) public struct StateSnapshot: Sendable, Equatable {
+package struct StateSnapshot: Sendable, Equatable {
     struct Flags: OptionSet, Sendable, Hashable {
         let rawValue: UInt8
         static let visible = Flags(rawValue: 1)
@@ -38,7 +38,7 @@
     var formErrors: UInt64
 
     /// No state: what a client has before its first answer ("everything inserted").
-    public static let empty = StateSnapshot(sections: [], formErrors: 0)
+    package static let empty = StateSnapshot(sections: [], formErrors: 0)
 
     /// The number of fields and sections, which bounds the token's size.
     var entryCount: Int { sections.count + sections.reduce(0) { $0 + $1.fields.count } }
@@ -58,7 +58,11 @@ extension StateSnapshot {
         var w = JSONWriter()
         w.beginArray()
         for e in errors {
-            w.errorEntry(field: nil, section: nil, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
+            // Without the subject: the hash is of what the entry says, wherever it is listed.
+            var entry = AnswerError(e)
+            entry.field = nil
+            entry.section = nil
+            w.errorEntry(entry)
         }
         w.endArray()
         return max(1, hash(w.bytes))

@@ -4,17 +4,17 @@ import Foundation
 /// value rules and `ExpressionParser` for the grammar and precedence.
 ///
 /// Same life cycle as `Formula`: parse, `substitutingIndex`, `bound`, `evaluate(in:)`.
-@_spi(Engine) public struct Condition: Sendable {
-    public let source: String
+package struct Condition: Sendable {
+    package let source: String
     /// Distinct field ids the condition reads (`$` stripped), in order of first use.
-    public private(set) var variables: [String]
+    package private(set) var variables: [String]
     /// Distinct `$T[*].attr` references of its aggregates.
-    public private(set) var aggregates: [AggregateReference]
+    package private(set) var aggregates: [AggregateReference]
     let root: ExpressionNode
     private(set) var variableSlots: [Int]
     private(set) var aggregateSlots: [Int]
 
-    public init(parsing source: String) throws(ExpressionError) {
+    package init(parsing source: String) throws(ExpressionError) {
         var parser = try ExpressionParser(source, dialect: .condition)
         root = try parser.parse()
         self.source = source
@@ -25,7 +25,7 @@ import Foundation
     }
 
     /// A copy with `:index` replaced by `index` in every variable and aggregate name.
-    public func substitutingIndex(_ index: Int) -> Condition {
+    package func substitutingIndex(_ index: Int) -> Condition {
         var copy = self
         copy.variables = variables.map { IndexPlaceholder.substitute($0, index) }
         copy.aggregates = aggregates.map {
@@ -37,7 +37,7 @@ import Foundation
 
     /// A copy reading `variables[i]` from slot `variableSlots[i]` and `aggregates[j]` from
     /// aggregate slot `aggregateSlots[j]`.
-    public func bound(variableSlots: [Int], aggregateSlots: [Int] = []) -> Condition {
+    package func bound(variableSlots: [Int], aggregateSlots: [Int] = []) -> Condition {
         precondition(variableSlots.count == variables.count && aggregateSlots.count == aggregates.count,
                      "one slot per variable and per aggregate")
         var copy = self
@@ -47,7 +47,7 @@ import Foundation
     }
 
     /// True or false; any run-time failure makes the whole condition false.
-    public func evaluate<E: ExpressionEnvironment>(in environment: E) -> Bool {
+    package func evaluate<E: ExpressionEnvironment>(in environment: E) -> Bool {
         var evaluator = ConditionEvaluator(environment: environment, variableSlots: variableSlots,
                                            aggregateSlots: aggregateSlots)
         do {

@@ -5,7 +5,7 @@ import Foundation
 /// The engine passes `.missing` for fields that are absent, hidden or invalid, numbers for
 /// numeric kinds (switches as 1/0, selects in formulas as their option `value`), and strings
 /// for text. Strings that read as numbers (`FormNumber.parse`) count as numbers.
-@_spi(Engine) public enum Operand: Sendable, Hashable {
+package enum Operand: Sendable, Hashable {
     case missing
     case number(FormNumber)
     case string(String)
@@ -16,7 +16,7 @@ import Foundation
 /// once at load (`bound(variableSlots:aggregateSlots:)`); evaluation then only asks for slots.
 ///
 /// Evaluation is generic over the environment so that it specializes; make conformers structs.
-@_spi(Engine) public protocol ExpressionEnvironment {
+package protocol ExpressionEnvironment {
     /// The value of the scalar variable bound to `slot`.
     func operand(_ slot: Int) -> Operand
     /// Calls `body` with the value of the aggregated field in every existing instance,
@@ -32,31 +32,31 @@ import Foundation
 }
 
 extension ExpressionEnvironment {
-    public func choices(_ slot: Int) -> [JSONValue]? { nil }
-    public func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)? { nil }
-    public func storeAggregate(_ fn: AggregateFunction, _ slot: Int, _ value: FormNumber?, inexact: Bool) {}
+    package func choices(_ slot: Int) -> [JSONValue]? { nil }
+    package func cachedAggregate(_ fn: AggregateFunction, _ slot: Int) -> (value: FormNumber?, inexact: Bool)? { nil }
+    package func storeAggregate(_ fn: AggregateFunction, _ slot: Int, _ value: FormNumber?, inexact: Bool) {}
 }
 
 /// `T[*].attr` in an aggregate: the dynamic section (template) id and the attribute, e.g.
 /// `tickets[*].total` is template `tickets`, attribute `total`; instance fields are
 /// `tickets[n].total`, the template field is `tickets[:index].total`.
-@_spi(Engine) public struct AggregateReference: Sendable, Hashable, CustomStringConvertible {
-    public let template: String
-    public let attribute: String
+package struct AggregateReference: Sendable, Hashable, CustomStringConvertible {
+    package let template: String
+    package let attribute: String
 
-    public init(template: String, attribute: String) {
+    package init(template: String, attribute: String) {
         self.template = template
         self.attribute = attribute
     }
 
     /// The template field id this aggregates: `tickets[:index].total`.
-    public var templateFieldId: String { "\(template)[:index].\(attribute)" }
+    package var templateFieldId: String { "\(template)[:index].\(attribute)" }
     /// The id of instance `index`: `tickets[3].total`.
-    public func instanceFieldId(_ index: Int) -> String { "\(template)[\(index)].\(attribute)" }
-    public var description: String { "\(template)[*].\(attribute)" }
+    package func instanceFieldId(_ index: Int) -> String { "\(template)[\(index)].\(attribute)" }
+    package var description: String { "\(template)[*].\(attribute)" }
 }
 
 /// The aggregate functions over `T[*].attr`.
-@_spi(Engine) public enum AggregateFunction: String, Sendable, Hashable {
+package enum AggregateFunction: String, Sendable, Hashable {
     case sum, count, avg, min, max
 }

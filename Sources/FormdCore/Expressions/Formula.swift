@@ -6,17 +6,17 @@ import Foundation
 /// template fields `substitutingIndex(n)` per instance; resolve `variables` and `aggregates`
 /// to slots once and call `bound(variableSlots:aggregateSlots:)`; then `evaluate(in:)` per
 /// request. Until bound, slot `i` is simply index `i` of `variables` / `aggregates`.
-@_spi(Engine) public struct Formula: Sendable {
-    public let source: String
+package struct Formula: Sendable {
+    package let source: String
     /// Distinct field ids the formula reads, in order of first use, `$` stripped.
-    public private(set) var variables: [String]
+    package private(set) var variables: [String]
     /// Distinct `T[*].attr` references of its aggregates, in order of first use.
-    public private(set) var aggregates: [AggregateReference]
+    package private(set) var aggregates: [AggregateReference]
     let root: ExpressionNode
     private(set) var variableSlots: [Int]
     private(set) var aggregateSlots: [Int]
 
-    public init(parsing source: String) throws(ExpressionError) {
+    package init(parsing source: String) throws(ExpressionError) {
         var parser = try ExpressionParser(source, dialect: .formula)
         root = try parser.parse()
         self.source = source
@@ -28,7 +28,7 @@ import Foundation
 
     /// A copy with `:index` replaced by `index` in every variable and aggregate name
     /// (`$tickets[:index].quantity` reads `tickets[3].quantity`). The tree is shared.
-    public func substitutingIndex(_ index: Int) -> Formula {
+    package func substitutingIndex(_ index: Int) -> Formula {
         var copy = self
         copy.variables = variables.map { IndexPlaceholder.substitute($0, index) }
         copy.aggregates = aggregates.map {
@@ -40,7 +40,7 @@ import Foundation
 
     /// A copy whose `variables[i]` is read from environment slot `variableSlots[i]` and whose
     /// `aggregates[j]` from aggregate slot `aggregateSlots[j]`.
-    public func bound(variableSlots: [Int], aggregateSlots: [Int] = []) -> Formula {
+    package func bound(variableSlots: [Int], aggregateSlots: [Int] = []) -> Formula {
         precondition(variableSlots.count == variables.count && aggregateSlots.count == aggregates.count,
                      "one slot per variable and per aggregate")
         var copy = self
@@ -51,7 +51,7 @@ import Foundation
 
     /// The value, or nil for no value (division by zero, out of range, an empty avg/min/max).
     /// Inexact results are rounded to 15 significant digits.
-    public func evaluate<E: ExpressionEnvironment>(in environment: E) -> FormNumber? {
+    package func evaluate<E: ExpressionEnvironment>(in environment: E) -> FormNumber? {
         var evaluator = FormulaEvaluator(environment: environment, variableSlots: variableSlots,
                                          aggregateSlots: aggregateSlots)
         do {

@@ -6,17 +6,17 @@ import Foundation
 /// candidate word; the engine decides which words are fields when binding. Words that are not
 /// fields stay literally (`"Mr first_name"` keeps `Mr `). A word that is not a field but is one
 /// once its trailing dots are dropped (`"Hello first."`) uses the field and keeps the dots.
-@_spi(Engine) public struct TextTemplate: Sendable {
-    public enum Segment: Sendable, Hashable {
+package struct TextTemplate: Sendable {
+    package enum Segment: Sendable, Hashable {
         case literal(String)
         /// `name` is the candidate field id; `text` the word as written (with its `$`).
         case word(name: String, text: String)
     }
 
-    public let source: String
-    public private(set) var segments: [Segment]
+    package let source: String
+    package private(set) var segments: [Segment]
 
-    public init(parsing source: String) {
+    package init(parsing source: String) {
         self.source = source
         let chars = Array(source)
         var segments: [Segment] = []
@@ -41,7 +41,7 @@ import Foundation
     }
 
     /// Distinct candidate field ids, in order of first use.
-    public var words: [String] {
+    package var words: [String] {
         var seen = Set<String>()
         var result: [String] = []
         for case .word(let name, _) in segments where seen.insert(name).inserted { result.append(name) }
@@ -49,7 +49,7 @@ import Foundation
     }
 
     /// A copy with `:index` replaced by `index` in every word.
-    public func substitutingIndex(_ index: Int) -> TextTemplate {
+    package func substitutingIndex(_ index: Int) -> TextTemplate {
         var copy = self
         copy.segments = segments.map {
             guard case .word(let name, let text) = $0 else { return $0 }
@@ -61,7 +61,7 @@ import Foundation
 
     /// Resolves words to environment slots: `slot(name)` returns nil for words that are not
     /// fields, which then stay literal.
-    public func bound(_ slot: (String) -> Int?) -> BoundTextTemplate {
+    package func bound(_ slot: (String) -> Int?) -> BoundTextTemplate {
         var parts: [BoundTextTemplate.Part] = []
         func appendLiteral(_ s: String) {
             if case .literal(let prev)? = parts.last { parts[parts.count - 1] = .literal(prev + s) }
@@ -95,15 +95,15 @@ import Foundation
 }
 
 /// A text template with its fields resolved to slots.
-@_spi(Engine) public struct BoundTextTemplate: Sendable {
-    public enum Part: Sendable, Hashable {
+package struct BoundTextTemplate: Sendable {
+    package enum Part: Sendable, Hashable {
         case literal(String)
         case slot(Int)
     }
 
-    public let parts: [Part]
+    package let parts: [Part]
 
-    public enum Result: Equatable {
+    package enum Result: Equatable {
         case text(String)
         /// Empty or only whitespace: no value.
         case none
@@ -113,7 +113,7 @@ import Foundation
 
     /// Literal text plus each field's text (numbers in canonical form, missing as `""`);
     /// nil when the result is empty or only whitespace.
-    public func evaluate<E: ExpressionEnvironment>(in environment: E) -> String? {
+    package func evaluate<E: ExpressionEnvironment>(in environment: E) -> String? {
         if case .text(let s) = evaluate(in: environment, maxBytes: .max) { return s }
         return nil
     }
@@ -121,7 +121,7 @@ import Foundation
     /// The same, stopping as soon as the text would pass `maxBytes` UTF-8 bytes: templates
     /// that repeat other templates grow exponentially (`t2 = "t1 t1"`, `t3 = "t2 t2"`, ...), so
     /// the bound is checked before each append, never after.
-    public func evaluate<E: ExpressionEnvironment>(in environment: E, maxBytes: Int) -> Result {
+    package func evaluate<E: ExpressionEnvironment>(in environment: E, maxBytes: Int) -> Result {
         var result = ""
         func append(_ s: String) -> Bool {
             guard result.utf8.count + s.utf8.count <= maxBytes else { return false }

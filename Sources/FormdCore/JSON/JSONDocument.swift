@@ -1,19 +1,19 @@
 /// A position in JSON source text.
-@_spi(Engine) public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// 1-based line; lines end at `\n` (a `\r` before it is an ordinary column).
-    public let line: Int
+    package let line: Int
     /// 1-based column, counted in Unicode scalars from the start of the line.
-    public let column: Int
+    package let column: Int
     /// 0-based byte offset into the parsed bytes.
-    public let offset: Int
+    package let offset: Int
 
-    public init(line: Int, column: Int, offset: Int) {
+    package init(line: Int, column: Int, offset: Int) {
         self.line = line
         self.column = column
         self.offset = offset
     }
 
-    public var description: String { "\(line):\(column)" }
+    package var description: String { "\(line):\(column)" }
 }
 
 /// The result of `JSONParser.parse`: the value plus what the loader needs to serve and
@@ -23,12 +23,12 @@
 /// array element is `parent[3]` (`[3]` at the root), e.g. `groups[1].fields[3].formula`.
 /// Keys are used verbatim, so keys containing `.`, `[` or `]` can make two paths equal; the
 /// later value's location then wins. Build paths with `memberPath`/`elementPath`.
-@_spi(Engine) public struct JSONDocument: Sendable {
-    public var root: JSONValue
+package struct JSONDocument: Sendable {
+    package var root: JSONValue
 
     /// Byte offsets (ascending) of the trailing commas accepted under
     /// `JSONParser.Options.allowTrailingCommas`; empty otherwise.
-    public let trailingCommaOffsets: [Int]
+    package let trailingCommaOffsets: [Int]
 
     /// Filled only when parsed with `recordLocations`.
     let entries: [String: Entry]
@@ -60,17 +60,17 @@
     }
 
     /// Whether locations were recorded (`recordLocations`) — all lookups return nil if not.
-    public var hasLocations: Bool { !entries.isEmpty }
+    package var hasLocations: Bool { !entries.isEmpty }
 
     /// Where the value at `path` starts (its first character: `{`, `[`, `"`, digit, ...).
-    public func location(of path: String) -> SourceLocation? { entries[path]?.value }
+    package func location(of path: String) -> SourceLocation? { entries[path]?.value }
 
     /// Where the key of the object member at `path` starts (its opening quote). Nil for the
     /// root and array elements.
-    public func keyLocation(of path: String) -> SourceLocation? { entries[path]?.key }
+    package func keyLocation(of path: String) -> SourceLocation? { entries[path]?.key }
 
     /// Where the string value at `path` has its content start (just after the opening quote).
-    public func stringContentLocation(of path: String) -> SourceLocation? {
+    package func stringContentLocation(of path: String) -> SourceLocation? {
         stringContentLocation(of: path, scalarOffset: 0)
     }
 
@@ -79,7 +79,7 @@
     /// with escapes: a position on an escaped scalar maps to the escape's backslash.
     /// `scalarOffset == count` maps to the closing quote; beyond that, or for non-strings,
     /// nil. (Strings cannot contain raw newlines, so the line is the value's line.)
-    public func stringContentLocation(of path: String, scalarOffset: Int) -> SourceLocation? {
+    package func stringContentLocation(of path: String, scalarOffset: Int) -> SourceLocation? {
         guard let entry = entries[path], let start = entry.value, let source = entry.string,
             scalarOffset >= 0
         else { return nil }
@@ -105,12 +105,12 @@
     }
 
     /// The path of member `key` of the object at `parent`.
-    public static func memberPath(_ parent: String, _ key: String) -> String {
+    package static func memberPath(_ parent: String, _ key: String) -> String {
         parent.isEmpty ? key : parent + "." + key
     }
 
     /// The path of element `index` of the array at `parent`.
-    public static func elementPath(_ parent: String, _ index: Int) -> String {
+    package static func elementPath(_ parent: String, _ index: Int) -> String {
         parent + "[" + String(index) + "]"
     }
 
@@ -118,7 +118,7 @@
     /// `trailingCommaOffsets` removed: strict JSON, otherwise byte-identical to the file
     /// (whitespace and layout preserved). Returns `original` unchanged when
     /// there were none; offsets outside `original` are ignored.
-    public func strictBytes(from original: [UInt8]) -> [UInt8] {
+    package func strictBytes(from original: [UInt8]) -> [UInt8] {
         if trailingCommaOffsets.isEmpty { return original }
         var out: [UInt8] = []
         out.reserveCapacity(original.count)

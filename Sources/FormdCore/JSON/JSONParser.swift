@@ -9,23 +9,23 @@
 /// Duplicate keys are compared with Swift `String` equality, i.e. canonically equivalent
 /// keys ("é" precomposed vs. "e" + U+0301) count as duplicates: `JSONObject` lookup uses
 /// the same equality, so such a pair would otherwise silently shadow one another.
-@_spi(Engine) public enum JSONParser {
-    public struct Options: Sendable, Hashable {
+package enum JSONParser {
+    package struct Options: Sendable, Hashable {
         /// Accept one trailing comma before `]` or `}` (form definitions only); the
         /// removed commas' offsets are in `JSONDocument.trailingCommaOffsets`.
-        public var allowTrailingCommas: Bool
+        package var allowTrailingCommas: Bool
         /// Deepest allowed container nesting (the root container is depth 1). Clamped to
         /// 1...512: the parser recurses once per level.
-        public var maxDepth: Int
+        package var maxDepth: Int
         /// Longest allowed number literal, in characters (sign and exponent included).
-        public var maxNumberLength: Int
+        package var maxNumberLength: Int
         /// Longest allowed string (values and keys), in source bytes between the quotes
         /// (escapes counted as written). Nil: unlimited.
-        public var maxStringBytes: Int?
+        package var maxStringBytes: Int?
         /// Record a `SourceLocation` for every value and key (costs time and memory).
-        public var recordLocations: Bool
+        package var recordLocations: Bool
 
-        public init(
+        package init(
             allowTrailingCommas: Bool = false,
             maxDepth: Int = 64,
             maxNumberLength: Int = 64,
@@ -40,12 +40,12 @@
         }
 
         /// Request bodies: strict, no locations.
-        public static let submission = Options()
+        package static let submission = Options()
         /// Form definition files: trailing commas allowed, locations recorded.
-        public static let definition = Options(allowTrailingCommas: true, recordLocations: true)
+        package static let definition = Options(allowTrailingCommas: true, recordLocations: true)
     }
 
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], options: Options = Options()
     ) throws(JSONParseError) -> JSONDocument {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
@@ -54,7 +54,7 @@
     }
 
     /// Offsets in the result are relative to the slice's first element.
-    public static func parse(
+    package static func parse(
         _ bytes: ArraySlice<UInt8>, options: Options = Options()
     ) throws(JSONParseError) -> JSONDocument {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
@@ -62,7 +62,7 @@
         }
     }
 
-    public static func parse(
+    package static func parse(
         _ bytes: UnsafeRawBufferPointer, options: Options = Options()
     ) throws(JSONParseError) -> JSONDocument {
         try bytes.withMemoryRebound(to: UInt8.self) { (buffer) throws(JSONParseError) in
@@ -70,7 +70,7 @@
         }
     }
 
-    public static func parse(
+    package static func parse(
         _ string: String, options: Options = Options()
     ) throws(JSONParseError) -> JSONDocument {
         var string = string

@@ -49,12 +49,12 @@ extension JSONValue {
     }
 
     /// Parses strict JSON (default `JSONParser.Options`); mainly for tests.
-    @_spi(Engine) public init(parsing text: String, options: JSONParser.Options = .init()) throws(JSONParseError) {
+    package init(parsing text: String, options: JSONParser.Options = .init()) throws(JSONParseError) {
         self = try JSONParser.parse(text, options: options).root
     }
 
     /// Parses strict JSON bytes (default `JSONParser.Options`).
-    @_spi(Engine) public init(parsing bytes: [UInt8], options: JSONParser.Options = .init()) throws(JSONParseError) {
+    package init(parsing bytes: [UInt8], options: JSONParser.Options = .init()) throws(JSONParseError) {
         self = try JSONParser.parse(bytes, options: options).root
     }
 

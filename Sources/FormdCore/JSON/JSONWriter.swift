@@ -13,21 +13,21 @@
 /// rest as lowercase `\u00XX`). Everything else, non-ASCII included, is written as UTF-8.
 /// U+2028/U+2029 are not escaped: the output is JSON, and since ES2019 they are legal in
 /// JavaScript string literals too.
-@_spi(Engine) public struct JSONWriter: Sendable {
-    public var bytes: [UInt8]
+package struct JSONWriter: Sendable {
+    package var bytes: [UInt8]
     /// True after a complete value/member: the next value, key or container needs a comma.
     var needsComma = false
 
-    public init(reservingCapacity capacity: Int = 256) {
+    package init(reservingCapacity capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// Continues writing after existing bytes (which are not inspected).
-    public init(appendingTo bytes: [UInt8]) { self.bytes = bytes }
+    package init(appendingTo bytes: [UInt8]) { self.bytes = bytes }
 
     /// The compact encoding of `value`.
-    public static func encode(_ value: JSONValue) -> [UInt8] {
+    package static func encode(_ value: JSONValue) -> [UInt8] {
         var w = JSONWriter()
         w.writeValue(value)
         return w.bytes
@@ -37,52 +37,52 @@
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         separator()
         bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
-    public mutating func endObject() {
+    package mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
-    public mutating func beginArray() {
+    package mutating func beginArray() {
         separator()
         bytes.append(UInt8(ascii: "["))
         needsComma = false
     }
 
-    public mutating func endArray() {
+    package mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// An object member's key (and the colon); write its value next.
-    public mutating func key(_ key: String) {
+    package mutating func key(_ key: String) {
         separator()
         appendQuoted(key)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separator()
         appendQuoted(value)
         needsComma = true
     }
 
     /// `text` must be a valid JSON number literal (not checked).
-    public mutating func number(text: String) {
+    package mutating func number(text: String) {
         separator()
         bytes.append(contentsOf: text.utf8)
         needsComma = true
     }
 
-    public mutating func number(_ value: JSONNumber) { number(text: value.text) }
+    package mutating func number(_ value: JSONNumber) { number(text: value.text) }
 
-    public mutating func number(_ value: Int) {
+    package mutating func number(_ value: Int) {
         separator()
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         // Digits of the magnitude, written backwards into a small stack buffer.
@@ -99,7 +99,7 @@
         needsComma = true
     }
 
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separator()
         if value {
             appendStatic("true")
@@ -109,7 +109,7 @@
         needsComma = true
     }
 
-    public mutating func null() {
+    package mutating func null() {
         separator()
         appendStatic("null")
         needsComma = true
@@ -120,13 +120,13 @@
     }
 
     /// Splices in one already-encoded JSON value (e.g. a served definition), verbatim.
-    public mutating func rawValue(_ json: [UInt8]) {
+    package mutating func rawValue(_ json: [UInt8]) {
         separator()
         bytes.append(contentsOf: json)
         needsComma = true
     }
 
-    public mutating func writeValue(_ value: JSONValue) {
+    package mutating func writeValue(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let b): bool(b)

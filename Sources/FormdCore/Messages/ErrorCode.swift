@@ -1,5 +1,5 @@
 /// The validation error codes of SEMANTICS §6, as they appear in responses (`rawValue`).
-@_spi(Engine) public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
+package enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case required
     case type
     case minLength = "min_length"

@@ -9,17 +9,17 @@
 ///
 /// Overrides are `MessageTable`s compiled when the form is loaded; resolution is a handful of
 /// array lookups and rendering is appends.
-@_spi(Engine) public struct MessageCatalog: Sendable {
-    public let table: MessageTable
+package struct MessageCatalog: Sendable {
+    package let table: MessageTable
 
     /// The catalogue formd ships: `en`, `nb`, `es`, every code.
-    public static let builtIn = MessageCatalog(MessageTable(BuiltInMessages.texts))
+    package static let builtIn = MessageCatalog(MessageTable(BuiltInMessages.texts))
 
-    public init(_ table: MessageTable) { self.table = table }
+    package init(_ table: MessageTable) { self.table = table }
 
     /// The template that applies, or nil only when this catalogue lacks the code in English too
     /// (never for `builtIn`).
-    public func template(
+    package func template(
         for code: ErrorCode, locale: SupportedLocale, field: MessageTable? = nil, form: MessageTable? = nil
     ) -> MessageTemplate? {
         if let t = field?[code, locale] { return t }
@@ -32,7 +32,7 @@
     /// The rendered message. `label` is the field's title, else its id (for `min_instances` /
     /// `max_instances` the section's); `params` are the rule's params as text (`min`, `max`,
     /// `pattern`, `other`, `rule`, `expected`, `fields`).
-    public func message(
+    package func message(
         for code: ErrorCode, locale: SupportedLocale, field: MessageTable? = nil, form: MessageTable? = nil,
         label: String, params: [(name: String, text: String)] = []
     ) -> String {
@@ -44,7 +44,7 @@
 
     /// The same from the raw JSON overrides. This compiles them on every call: an engine should
     /// compile them once with `MessageTable.fieldOverrides` / `formOverrides` and use the above.
-    public func message(
+    package func message(
         for code: ErrorCode, locale: SupportedLocale, fieldMessages: JSONValue?, formMessages: JSONValue?,
         label: String, params: [(name: String, text: String)] = []
     ) -> String {

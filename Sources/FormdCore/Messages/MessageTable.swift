@@ -2,49 +2,49 @@
 ///
 /// Used for the built-in catalogue and for the overrides of a form (`messages`) and of a field
 /// (`validations.messages`), which are compiled from their JSON once, when the form is loaded.
-@_spi(Engine) public struct MessageTable: Sendable, Hashable {
+package struct MessageTable: Sendable, Hashable {
     private var slots: [MessageTemplate?]
 
     /// An empty table.
-    public init() {
+    package init() {
         slots = Array(repeating: nil, count: SupportedLocale.allCases.count * ErrorCode.count)
     }
 
     /// A table from texts, e.g. `[.en: [.required: "{label} is required."]]`.
-    public init(_ texts: [SupportedLocale: [ErrorCode: String]]) {
+    package init(_ texts: [SupportedLocale: [ErrorCode: String]]) {
         self.init()
         for (locale, byCode) in texts {
             for (code, text) in byCode { self[code, locale] = MessageTemplate(text) }
         }
     }
 
-    public subscript(code: ErrorCode, locale: SupportedLocale) -> MessageTemplate? {
+    package subscript(code: ErrorCode, locale: SupportedLocale) -> MessageTemplate? {
         get { slots[locale.index * ErrorCode.count + code.index] }
         set { slots[locale.index * ErrorCode.count + code.index] = newValue }
     }
 
-    public var isEmpty: Bool { !slots.contains { $0 != nil } }
+    package var isEmpty: Bool { !slots.contains { $0 != nil } }
 }
 
 /// A problem found while compiling message overrides. `path` is relative to the `messages`
 /// object it was found in (e.g. `["min_length", "fr"]`). The loader decides whether it warns.
-@_spi(Engine) public struct MessageDiagnostic: Sendable, Hashable, CustomStringConvertible {
-    public var path: [String]
-    public var message: String
+package struct MessageDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    package var path: [String]
+    package var message: String
 
-    public init(path: [String], message: String) {
+    package init(path: [String], message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String { path.isEmpty ? message : "\(path.joined(separator: ".")): \(message)" }
+    package var description: String { path.isEmpty ? message : "\(path.joined(separator: ".")): \(message)" }
 }
 
 extension MessageTable {
     /// Compiles a field's `validations.messages`: `{code: "text"}` (every locale) or
     /// `{code: {"en": "text", "nb": "tekst"}}`. Returns nil when there is nothing to override.
     /// Unknown codes, unsupported locales and non-string texts are skipped and reported.
-    public static func fieldOverrides(
+    package static func fieldOverrides(
         _ json: JSONValue?, diagnostics: inout [MessageDiagnostic]
     ) -> MessageTable? {
         guard let json, json != .null else { return nil }
@@ -76,7 +76,7 @@ extension MessageTable {
 
     /// Compiles a form's top-level `messages`: `{"en": {code: "text"}, "nb": {...}}`.
     /// Returns nil when there is nothing to override.
-    public static func formOverrides(
+    package static func formOverrides(
         _ json: JSONValue?, diagnostics: inout [MessageDiagnostic]
     ) -> MessageTable? {
         guard let json, json != .null else { return nil }

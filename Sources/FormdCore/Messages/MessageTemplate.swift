@@ -7,19 +7,19 @@
 /// locale being rendered (`>` → "greater than", "større enn", "mayor que"), so that `compare`
 /// messages read naturally. A placeholder with no value, and any brace that is not part of a
 /// placeholder, are kept literally (a typo in an override stays visible instead of vanishing).
-@_spi(Engine) public struct MessageTemplate: Sendable, Hashable {
-    public enum Segment: Sendable, Hashable {
+package struct MessageTemplate: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         case literal(String)
         case label
         case param(String)
     }
 
-    public let text: String
-    public let segments: [Segment]
+    package let text: String
+    package let segments: [Segment]
     /// UTF-8 length of the literal parts: the starting capacity when rendering.
     let literalUTF8Count: Int
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
         var segments: [Segment] = []
         var literalCount = 0
@@ -64,7 +64,7 @@
     }
 
     /// Whether the template uses `{name}` (`label` included).
-    public func uses(_ name: String) -> Bool {
+    package func uses(_ name: String) -> Bool {
         segments.contains { segment in
             switch segment {
             case .label: name == "label"
@@ -76,7 +76,7 @@
 
     /// Renders the message. `params` are the rule's params as text, in any order (few: linear
     /// lookup is fastest). `locale` only matters for the derived `{relation}`.
-    public func render(
+    package func render(
         label: String,
         params: [(name: String, text: String)] = [],
         locale: SupportedLocale = .en

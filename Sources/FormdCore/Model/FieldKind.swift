@@ -1,5 +1,5 @@
 /// What a field's `type` means for values (SEMANTICS §2). Unknown types are `custom`.
-@_spi(Engine) public enum FieldKind: Sendable, Hashable {
+package enum FieldKind: Sendable, Hashable {
     case text, name, email, password
     case number, count, float
     case `switch`
@@ -10,7 +10,7 @@
     case button, spacer
     case custom
 
-    public init(type: String?) {
+    package init(type: String?) {
         switch type {
         case "text": self = .text
         case "name": self = .name
@@ -33,14 +33,14 @@
     }
 
     /// Buttons and spacers never hold a value (SEMANTICS §2, §8).
-    public var holdsValue: Bool { self != .button && self != .spacer }
+    package var holdsValue: Bool { self != .button && self != .spacer }
     /// A formula on these kinds is numeric; on any other it is a text template (SEMANTICS §4).
-    public var isNumeric: Bool { self == .number || self == .count || self == .float }
-    public var isTextual: Bool { self == .text || self == .name || self == .email || self == .password }
-    public var hasOptions: Bool { self == .select || self == .segment || self == .multiSelect }
-    public var isCalendar: Bool { self == .date || self == .dateTime || self == .time }
+    package var isNumeric: Bool { self == .number || self == .count || self == .float }
+    package var isTextual: Bool { self == .text || self == .name || self == .email || self == .password }
+    package var hasOptions: Bool { self == .select || self == .segment || self == .multiSelect }
+    package var isCalendar: Bool { self == .date || self == .dateTime || self == .time }
 
-    public var calendarKind: CalendarKind? {
+    package var calendarKind: CalendarKind? {
         switch self {
         case .date: .date
         case .dateTime: .dateTime
@@ -50,7 +50,7 @@
     }
 
     /// The name used in `type` error params (`{"expected": "<kind>"}`).
-    public var expectedName: String {
+    package var expectedName: String {
         switch self {
         case .text: "text"
         case .name: "name"

@@ -1,12 +1,12 @@
 /// A group (SEMANTICS §1): a titled list of sections. Groups are never hidden.
-@_spi(Engine) public struct Group: Sendable, Hashable {
-    public var id: String?
-    public var title: String?
-    public var sections: [Section]
-    public var raw: JSONObject
-    public var path: String
+package struct Group: Sendable, Hashable {
+    package var id: String?
+    package var title: String?
+    package var sections: [Section]
+    package var raw: JSONObject
+    package var path: String
 
-    public init(id: String?, title: String?, sections: [Section], raw: JSONObject, path: String) {
+    package init(id: String?, title: String?, sections: [Section], raw: JSONObject, path: String) {
         self.id = id
         self.title = title
         self.sections = sections

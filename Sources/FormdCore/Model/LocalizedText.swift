@@ -1,25 +1,25 @@
 /// A text a definition may give once or per language: `"Name"`, or `{"en": "Name", "nb": "Navn"}`
 /// (the keys are language tags, matched by their primary subtag as `Accept-Language` is).
-@_spi(Engine) public struct LocalizedText: Sendable, Hashable {
-    public struct Translation: Sendable, Hashable {
-        public let tag: String
-        public let text: String
+package struct LocalizedText: Sendable, Hashable {
+    package struct Translation: Sendable, Hashable {
+        package let tag: String
+        package let text: String
     }
 
     /// In document order; one entry with an empty tag for a plain string.
-    public let translations: [Translation]
+    package let translations: [Translation]
 
     /// The keys a definition may localize, wherever they appear (form, groups, sections, fields,
     /// options).
-    public static let keys: Set<String> = ["title", "info", "placeholder", "accessibility_label", "action_title"]
+    package static let keys: Set<String> = ["title", "info", "placeholder", "accessibility_label", "action_title"]
 
-    public init(_ text: String) { translations = [Translation(tag: "", text: text)] }
+    package init(_ text: String) { translations = [Translation(tag: "", text: text)] }
 
     init(translations: [Translation]) { self.translations = translations }
 
     /// Reads a plain string or a non-empty object of strings keyed by language tags; nil for any
     /// other shape.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         switch json {
         case .string(let s): self.init(s)
         case .object(let o):
@@ -34,13 +34,13 @@
         }
     }
 
-    public var isLocalized: Bool { translations.count > 1 || translations.first?.tag != "" }
+    package var isLocalized: Bool { translations.count > 1 || translations.first?.tag != "" }
 
     /// The text for clients that name no language: English's, else the first one given.
-    public var text: String { resolved(for: .en) }
+    package var text: String { resolved(for: .en) }
 
     /// The text for `locale`: its language's, else English's, else the first one given.
-    public func resolved(for locale: SupportedLocale) -> String {
+    package func resolved(for locale: SupportedLocale) -> String {
         if let t = translations.first(where: { SupportedLocale(tag: $0.tag) == locale }) { return t.text }
         if let t = translations.first(where: { SupportedLocale(tag: $0.tag) == .en }) { return t.text }
         return translations[0].text

@@ -1,10 +1,10 @@
 /// What a PureForm input's `<validators>` add to formd's own checks (SEMANTICS §12): equality
 /// with a constant, regular expressions matched in full and case-sensitively, which rules run
 /// immediately (`!`), the message key of each code, and the form's opt-in quirks.
-@_spi(Engine) public struct PureFormRules: Sendable, Hashable {
+package struct PureFormRules: Sendable, Hashable {
     /// PureForm behaviours a form may ask for by name (`"<formd>": {"quirks": [...]}`); formd's
     /// stricter reading is the default.
-    public enum Quirk: String, Sendable, Hashable, CaseIterable {
+    package enum Quirk: String, Sendable, Hashable, CaseIterable {
         /// Only the first failing rule of a field is reported, in the order written.
         case firstFailureOnly = "first_failure_only"
         /// `type: full_name` accepts lower-case ASCII only, as PureForm's pattern did.
@@ -20,31 +20,31 @@
     }
 
     /// One rule as written, in order: its code, whether it runs on change (`!`), and its key.
-    public struct Rule: Sendable, Hashable {
-        public var code: ErrorCode
-        public var immediate: Bool
-        public var messageKey: String
+    package struct Rule: Sendable, Hashable {
+        package var code: ErrorCode
+        package var immediate: Bool
+        package var messageKey: String
     }
 
-    public var rules: [Rule] = []
+    package var rules: [Rule] = []
     /// `equal`: the constant the value must equal (as the field's kind holds it).
-    public var equal: JSONValue?
+    package var equal: JSONValue?
     /// `type` / `custom` patterns: the regex as written (for `params.pattern`) and its key.
-    public var patterns: [(source: String, fullName: Bool, messageKey: String)] = []
-    public var quirks: Set<Quirk> = []
+    package var patterns: [(source: String, fullName: Bool, messageKey: String)] = []
+    package var quirks: Set<Quirk> = []
     /// `required` on a switch: it must be on (unless `false_passes_required`).
-    public var requireTrue = false
+    package var requireTrue = false
     /// Where the field's neighbour is, for `equal_next` / `equal_previous` errors.
-    public var compareKey: String?
+    package var compareKey: String?
 
-    public init() {}
+    package init() {}
 
-    public static func == (a: PureFormRules, b: PureFormRules) -> Bool {
+    package static func == (a: PureFormRules, b: PureFormRules) -> Bool {
         a.rules == b.rules && a.equal == b.equal && a.patterns.map(\.source) == b.patterns.map(\.source)
             && a.quirks == b.quirks && a.compareKey == b.compareKey
     }
 
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(rules)
         h.combine(equal)
         h.combine(patterns.map(\.source))

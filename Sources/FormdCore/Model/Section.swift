@@ -1,17 +1,17 @@
 /// A section (SEMANTICS §1). A dynamic section repeats its template's fields per instance (SEMANTICS §7).
-@_spi(Engine) public struct Section: Sendable, Hashable {
-    public var id: String?
-    public var fields: [Field]
-    public var isDynamic: Bool
-    public var actionTitle: String?
+package struct Section: Sendable, Hashable {
+    package var id: String?
+    package var fields: [Field]
+    package var isDynamic: Bool
+    package var actionTitle: String?
     /// Read only for dynamic sections: they run as value targets when the section is `changed`.
-    public var targets: [Target]
-    public var minInstances: Int?
-    public var maxInstances: Int?
-    public var raw: JSONObject
-    public var path: String
+    package var targets: [Target]
+    package var minInstances: Int?
+    package var maxInstances: Int?
+    package var raw: JSONObject
+    package var path: String
 
-    public init(
+    package init(
         id: String?, fields: [Field], isDynamic: Bool, actionTitle: String?, targets: [Target],
         minInstances: Int?, maxInstances: Int?, raw: JSONObject, path: String
     ) {

@@ -1,27 +1,27 @@
 /// A show/hide/enable/disable/update/clear instruction (SEMANTICS §5.2).
-@_spi(Engine) public struct Target: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct Target: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case field, section
         /// Any other `type`: show/hide do nothing; the others treat it as a field target, as in the original library.
         case none
     }
 
-    public enum Action: String, Sendable, Hashable {
+    package enum Action: String, Sendable, Hashable {
         case show, hide, update, enable, disable, clear
     }
 
-    public var id: String?
-    public var kind: Kind
+    package var id: String?
+    package var kind: Kind
     /// The `type` string as written, for `actions` output.
-    public var typeName: String?
+    package var typeName: String?
     /// `nil` when the action is missing or unknown (the target is ignored).
-    public var action: Action?
-    public var targetValue: JSONValue?
-    public var condition: String?
+    package var action: Action?
+    package var targetValue: JSONValue?
+    package var condition: String?
     /// JSON path of this target in the definition, for diagnostics.
-    public var path: String
+    package var path: String
 
-    public init(
+    package init(
         id: String?, kind: Kind, typeName: String?, action: Action?, targetValue: JSONValue?,
         condition: String?, path: String
     ) {
@@ -49,7 +49,7 @@
         DedupKey(id: id, kind: kind, typeName: typeName, action: action, targetValue: targetValue, condition: condition)
     }
 
-    public func isDuplicate(of other: Target) -> Bool {
+    package func isDuplicate(of other: Target) -> Bool {
         id == other.id && kind == other.kind && typeName == other.typeName && action == other.action
             && targetValue == other.targetValue && condition == other.condition
     }

@@ -9,12 +9,12 @@ extension FormNumber {
     /// with surrounding ASCII whitespace allowed; nil for anything else. Digits past the 38th
     /// significant one are rounded (ties away from zero); magnitudes of 1e165 and above give
     /// nil, and values below the finest step (1e-128) read as 0.
-    public static func parse(_ text: String) -> FormNumber? {
+    package static func parse(_ text: String) -> FormNumber? {
         parse(text[...])
     }
 
     /// See `parse(_: String)`.
-    public static func parse(_ text: Substring) -> FormNumber? {
+    package static func parse(_ text: Substring) -> FormNumber? {
         var utf8 = text.utf8
         while let c = utf8.first, isSpace(c) { utf8 = utf8.dropFirst() }
         while let c = utf8.last, isSpace(c) { utf8 = utf8.dropLast() }
@@ -97,7 +97,7 @@ extension FormNumber {
 
     /// The shortest plain text of the number: no exponent, no trailing zeros, no `-0`
     /// (`300`, `1.5`, `0.3`, `-2`, `1000000000000000000000`).
-    public var canonicalText: String {
+    package var canonicalText: String {
         if isZero { return "0" }
         // At most 38 digits, "0." and 127 leading zeros, or 165 integer digits, and a sign.
         // Written on the stack, then copied: `String(unsafeUninitializedCapacity:)` allocated
@@ -163,5 +163,5 @@ extension FormNumber {
 }
 
 extension FormNumber: CustomStringConvertible {
-    public var description: String { canonicalText }
+    package var description: String { canonicalText }
 }

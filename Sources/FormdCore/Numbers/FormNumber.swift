@@ -8,13 +8,13 @@
 /// Values are kept normalised (no trailing zeros in the significand; zero is `+0 × 10^0`), so
 /// equal numbers have equal fields. The range is magnitudes below 1e165 with steps down to
 /// 1e-128; an arithmetic result outside it is no value.
-@_spi(Engine) public struct FormNumber: Sendable, Hashable {
+package struct FormNumber: Sendable, Hashable {
     // The significand's halves: two UInt64 keep the struct 8-byte aligned (24 bytes, not 32).
     let low: UInt64
     let high: UInt64
     /// The power of ten of the last significant digit.
-    public let exponent: Int32
-    public let isNegative: Bool
+    package let exponent: Int32
+    package let isNegative: Bool
 
     static let maxDigits = 38
     /// The finest step: digits below 1e-128 are rounded away.
@@ -22,15 +22,15 @@
     /// The largest power of ten of a leading digit: magnitudes stay below 1e165.
     static let maxLeadingExponent = 164
 
-    public static let zero = FormNumber(normalized: 0, exponent: 0, negative: false)
+    package static let zero = FormNumber(normalized: 0, exponent: 0, negative: false)
 
     /// The significand, below 10^38.
     var significand: UInt128 { UInt128(high) << 64 | UInt128(low) }
 
-    public var isZero: Bool { low == 0 && high == 0 }
+    package var isZero: Bool { low == 0 && high == 0 }
 
     /// Whether the value is a whole number (normalised: a fraction has a negative exponent).
-    public var isInteger: Bool { exponent >= 0 }
+    package var isInteger: Bool { exponent >= 0 }
 
     /// For a significand already without trailing zeros and an exponent in range.
     private init(normalized significand: UInt128, exponent: Int, negative: Bool) {
@@ -40,7 +40,7 @@
         isNegative = negative && significand != 0
     }
 
-    public init(_ value: Int) {
+    package init(_ value: Int) {
         let magnitude = UInt128(value.magnitude)
         self = FormNumber.make(negative: value < 0, significand: magnitude, exponent: 0) ?? .zero
     }
@@ -124,23 +124,23 @@
     /// The nearest Double (for `sqrt` and non-integer `pow`, which are inexact anyway).
     var doubleValue: Double { Double(canonicalText) ?? .nan }
 
-    public var negated: FormNumber {
+    package var negated: FormNumber {
         isZero ? self : FormNumber(normalized: significand, exponent: Int(exponent), negative: !isNegative)
     }
 
-    public var magnitude: FormNumber {
+    package var magnitude: FormNumber {
         isNegative ? negated : self
     }
 }
 
 extension FormNumber: ExpressibleByIntegerLiteral {
-    public init(integerLiteral value: Int) {
+    package init(integerLiteral value: Int) {
         self.init(value)
     }
 }
 
 extension FormNumber: Comparable {
-    public static func < (a: FormNumber, b: FormNumber) -> Bool {
+    package static func < (a: FormNumber, b: FormNumber) -> Bool {
         if a.isNegative != b.isNegative { return a.isNegative }
         let c = compareMagnitudes(a, b)
         return a.isNegative ? c > 0 : c < 0

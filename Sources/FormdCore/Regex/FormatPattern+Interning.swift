@@ -6,7 +6,7 @@ extension FormatPattern {
     /// builds its case-closure sets, which was about 40 % of loading a typical form and a good
     /// part of its memory; hosts with many forms repeat the same few patterns (e-mail, phone,
     /// postal code). Sharing is safe: a `FormatPattern` is immutable and matched concurrently.
-    public static func interned(_ source: String) throws(FormatPatternError) -> FormatPattern {
+    package static func interned(_ source: String) throws(FormatPatternError) -> FormatPattern {
         if let shared = InternTable.shared.lookup(source) { return shared }
         let compiled = try FormatPattern(source)
         return InternTable.shared.insert(compiled)

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Compile once at load time; `evaluate` / `matches` are safe to call
 /// concurrently from any number of threads.
-@_spi(Engine) public final class FormatPattern: Sendable {
+package final class FormatPattern: Sendable {
     /// Result of one check.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         case match
         case noMatch
         /// The engine gave up (step or CPU budget exhausted, backtracking stack or
@@ -20,7 +20,7 @@ import Foundation
     /// CPU budget for one check. Deliberately below the 5 ms the spec allows: it is counted
     /// from the engine's first progress report (one step, 0.15–0.35 ms, later), and text
     /// conversion/pool checkout happen outside it.
-    public static let defaultTimeBudget: Duration = .microseconds(3500)
+    package static let defaultTimeBudget: Duration = .microseconds(3500)
 
     /// Engine steps (10,000 backtracking state saves each) allowed per check;
     /// 12 steps took 1.6–4.1 ms in the ReDoS table on the reference host, so the step limit
@@ -28,9 +28,9 @@ import Foundation
     static let defaultStepBudget: Int32 = 12
 
     /// The pattern exactly as written in the form definition.
-    public let source: String
+    package let source: String
     /// CPU-time budget of one check (time the thread is descheduled does not count).
-    public let timeBudget: Duration
+    package let timeBudget: Duration
 
     private let matcher: any FormatMatcher
     /// The engine-free path for simple patterns on short ASCII text (`SimplePattern`).
@@ -40,7 +40,7 @@ import Foundation
 
     /// Compiles `pattern` with the platform's preferred engine. An empty
     /// pattern is an error, as it is for NSRegularExpression on iOS.
-    public convenience init(
+    package convenience init(
         _ pattern: String,
         timeBudget: Duration = FormatPattern.defaultTimeBudget
     ) throws(FormatPatternError) {
@@ -67,7 +67,7 @@ import Foundation
 
     /// Checks `text`; gives up (`.timedOut`) after a fixed amount of backtracking work or
     /// `timeBudget` of CPU, whichever comes first.
-    public func evaluate(_ text: String) -> Outcome {
+    package func evaluate(_ text: String) -> Outcome {
         if let simple, let found = simple.matches(text) { return found ? .match : .noMatch }
         var budget = MatchBudget(steps: stepBudget, cpuNanoseconds: budgetNanoseconds)
         return matcher.evaluate(text, budget: &budget)
@@ -80,7 +80,7 @@ import Foundation
     /// progress only every 10,000 backtracking saves, so charging what the reports saw let
     /// thousands of checks just under that run free (4,000 of 120 characters cost 840 ms of CPU
     /// in one request). Once the allowance is spent, the remaining checks fail at once.
-    public func evaluate(_ text: String, drawingFrom allowance: inout FormatAllowance) -> Outcome {
+    package func evaluate(_ text: String, drawingFrom allowance: inout FormatAllowance) -> Outcome {
         // Engine-free and linear by construction: draws nothing.
         if let simple, let found = simple.matches(text) { return found ? .match : .noMatch }
         let steps = Swift.min(stepBudget, allowance.steps)
@@ -96,13 +96,13 @@ import Foundation
     }
 
     /// `true` only for `.match`; a timed-out check counts as not matching.
-    public func matches(_ text: String) -> Bool {
+    package func matches(_ text: String) -> Bool {
         evaluate(text) == .match
     }
 }
 
 extension FormatPattern: CustomStringConvertible {
-    public var description: String { "FormatPattern(\(source.debugDescription))" }
+    package var description: String { "FormatPattern(\(source.debugDescription))" }
 }
 
 extension Duration {

@@ -1,19 +1,19 @@
 /// A `format` pattern that does not compile: a load-time error of the form definition.
-@_spi(Engine) public struct FormatPatternError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FormatPatternError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Human-readable reason, e.g. "unbalanced parenthesis".
-    public let message: String
+    package let message: String
     /// 0-based position in the pattern, counted in Unicode scalars (characters
     /// as ICU counts them), where the compiler detected the problem. May equal
     /// the pattern's length ("unexpected end"). `nil` when the engine does not
     /// say (NSRegularExpression on Apple platforms).
-    public let offset: Int?
+    package let offset: Int?
 
-    public init(message: String, offset: Int? = nil) {
+    package init(message: String, offset: Int? = nil) {
         self.message = message
         self.offset = offset
     }
 
-    public var description: String {
+    package var description: String {
         if let offset { return "invalid format pattern at offset \(offset): \(message)" }
         return "invalid format pattern: \(message)"
     }

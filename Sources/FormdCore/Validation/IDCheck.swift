@@ -1,12 +1,12 @@
 /// The Norwegian checks chosen by a field id's last `.`-part (SEMANTICS §6): run only when the
 /// field has a value.
-@_spi(Engine) public enum IDCheck: Sendable, Hashable, CaseIterable {
+package enum IDCheck: Sendable, Hashable, CaseIterable {
     case ssn
     case bankAccount
     case postalCode
 
     /// `person.social_security_number` → `.ssn`; `my_postal_code` → nil.
-    public static func forField(id: String) -> IDCheck? {
+    package static func forField(id: String) -> IDCheck? {
         switch InputFormatter.lastDotPart(id) {
         case "social_security_number": .ssn
         case "bank_account_number": .bankAccount
@@ -15,7 +15,7 @@
         }
     }
 
-    public var errorCode: ErrorCode {
+    package var errorCode: ErrorCode {
         switch self {
         case .ssn: .ssn
         case .bankAccount: .bankAccount
@@ -24,7 +24,7 @@
     }
 
     /// Whether `value` passes. Postal codes pass when there is no table (no table, no check).
-    public func isValid(_ value: String, postalCodes: PostalCodeTable?) -> Bool {
+    package func isValid(_ value: String, postalCodes: PostalCodeTable?) -> Bool {
         switch self {
         case .ssn: NorwegianSSN.isValid(value)
         case .bankAccount: NorwegianBankAccount.isValid(value)

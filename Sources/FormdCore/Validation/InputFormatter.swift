@@ -4,21 +4,21 @@
 ///
 /// (Named `InputFormatter` rather than `Formatter`, which is a Foundation class.) Only U+0020
 /// spaces are removed, as the original does; `float`'s `,` is handled by its coercion instead.
-@_spi(Engine) public enum InputFormatter: String, Sendable, Hashable, CaseIterable {
+package enum InputFormatter: String, Sendable, Hashable, CaseIterable {
     case phoneNumber = "phone_number"
     case socialSecurityNumber = "social_security_number"
     case bankAccountNumber = "bank_account_number"
     case email
 
     /// The formatter of a field, if any: by the id's last `.`-part, then by `type`.
-    public static func forField(id: String, type: String?) -> InputFormatter? {
+    package static func forField(id: String, type: String?) -> InputFormatter? {
         if let f = InputFormatter(rawValue: lastDotPart(id)) { return f }
         if let type { return InputFormatter(rawValue: type) }
         return nil
     }
 
     /// `value` with this formatter's separators removed.
-    public func normalise(_ value: String) -> String {
+    package func normalise(_ value: String) -> String {
         let removed = removedByte
         // Common case: nothing to remove, no new string.
         guard value.utf8.contains(removed) else { return value }
@@ -27,7 +27,7 @@
     }
 
     /// The separator this formatter removes.
-    public var removedByte: UInt8 {
+    package var removedByte: UInt8 {
         switch self {
         case .phoneNumber, .socialSecurityNumber: UInt8(ascii: " ")
         case .bankAccountNumber: UInt8(ascii: ".")
@@ -36,7 +36,7 @@
     }
 
     /// Normalises a submitted string for the field `fieldID` of type `type`.
-    public static func normalise(_ value: String, fieldID: String, type: String?) -> String {
+    package static func normalise(_ value: String, fieldID: String, type: String?) -> String {
         forField(id: fieldID, type: type)?.normalise(value) ?? value
     }
 

@@ -6,8 +6,8 @@
 /// Deviation: the original counts non-digit characters as 0; formd requires 11 ASCII digits,
 /// even when the checksum is skipped. Dots must already be removed (the `bank_account_number`
 /// formatter does that, SEMANTICS §2): `1234.56.78903` itself is invalid.
-@_spi(Engine) public enum NorwegianBankAccount {
-    public static func isValid(_ value: String) -> Bool {
+package enum NorwegianBankAccount {
+    package static func isValid(_ value: String) -> Bool {
         guard value.utf8.count == 11 else { return false }
         var sum = 0, d6 = 0, d7 = 0, last = 0
         var i = 0

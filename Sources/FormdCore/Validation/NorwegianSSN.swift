@@ -5,8 +5,8 @@
 /// Deviation: the original counts non-digit characters as 0; formd requires 11 ASCII digits, so
 /// `1507650056x` is invalid. Spaces must already be removed (the `social_security_number`
 /// formatter does that, SEMANTICS §2).
-@_spi(Engine) public enum NorwegianSSN {
-    public static func isValid(_ value: String) -> Bool {
+package enum NorwegianSSN {
+    package static func isValid(_ value: String) -> Bool {
         guard value.utf8.count == 11 else { return false }
         var sum1 = 0, sum2 = 0, d10 = 0, d11 = 0
         var i = 0

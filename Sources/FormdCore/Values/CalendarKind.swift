@@ -1,5 +1,5 @@
 /// The three calendar field kinds of SEMANTICS §2; `rawValue` is the field `type`.
-@_spi(Engine) public enum CalendarKind: String, Sendable, Hashable, CaseIterable {
+package enum CalendarKind: String, Sendable, Hashable, CaseIterable {
     case date
     case dateTime = "date_time"
     case time

@@ -12,19 +12,19 @@ import Foundation
 ///
 /// Anything else is nil: the engine reports a `type` error. See `CalendarParser` for the input
 /// grammar.
-@_spi(Engine) public struct CalendarValue: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let kind: CalendarKind
+package struct CalendarValue: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let kind: CalendarKind
     /// `date` and `date_time` (UTC); 0 for `time`.
-    public let year: Int, month: Int, day: Int
+    package let year: Int, month: Int, day: Int
     /// `date_time` (UTC) and `time`; 0 for `date`. `millisecond` is always 0 for `time`.
-    public let hour: Int, minute: Int, second: Int, millisecond: Int
+    package let hour: Int, minute: Int, second: Int, millisecond: Int
 
     /// Milliseconds: for `date` since 1970-01-01T00:00Z to the date's midnight (UTC), for
     /// `date_time` since 1970-01-01T00:00Z, for `time` since midnight.
-    public let instant: Int64
+    package let instant: Int64
 
     /// Coerces submitted or definition text to `kind`; nil when it cannot be.
-    public init?(_ text: String, as kind: CalendarKind) {
+    package init?(_ text: String, as kind: CalendarKind) {
         guard let p = CalendarParser(text) else { return nil }
         switch (kind, p.shape) {
         case (.date, .date), (.date, .dateTime):
@@ -41,7 +41,7 @@ import Foundation
     }
 
     /// Coerces a JSON value: only strings are calendar values (`20141031` is not a date).
-    public init?(_ json: JSONValue, as kind: CalendarKind) {
+    package init?(_ json: JSONValue, as kind: CalendarKind) {
         guard case .string(let text) = json else { return nil }
         self.init(text, as: kind)
     }
@@ -76,7 +76,7 @@ import Foundation
     }
 
     /// The canonical text, as returned in responses.
-    public var canonical: String {
+    package var canonical: String {
         let length: Int
         switch kind {
         case .date: length = 10
@@ -109,11 +109,11 @@ import Foundation
         }
     }
 
-    public var description: String { canonical }
+    package var description: String { canonical }
 
     /// Orders by kind (`date`, `date_time`, `time`), then by instant. `compare` checks between
     /// fields of the same kind only need the instant; mixed kinds can compare `instant`s.
-    public static func < (a: CalendarValue, b: CalendarValue) -> Bool {
+    package static func < (a: CalendarValue, b: CalendarValue) -> Bool {
         if a.kind != b.kind { return a.kind.order < b.kind.order }
         return a.instant < b.instant
     }
@@ -121,7 +121,7 @@ import Foundation
     /// Compares two values of `kind` given as text (canonical or any accepted input), as
     /// instants; nil when either is not a value of that kind. Canonical `date_time`s cannot be
     /// compared as strings (`…00Z` sorts after `…00.500Z`).
-    public static func compare(_ a: String, _ b: String, as kind: CalendarKind) -> ComparisonResult? {
+    package static func compare(_ a: String, _ b: String, as kind: CalendarKind) -> ComparisonResult? {
         guard let x = CalendarValue(a, as: kind), let y = CalendarValue(b, as: kind) else { return nil }
         return x.instant < y.instant ? .orderedAscending : x.instant > y.instant ? .orderedDescending : .orderedSame
     }

@@ -1,5 +1,5 @@
 import Configuration
-@_spi(Engine) import FormdCore
+import FormdCore
 import Foundation
 
 extension ServiceConfiguration {

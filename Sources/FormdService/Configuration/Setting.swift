@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Engine) import FormdCore
+import FormdCore
 
 /// One setting, declared once: its key, what it accepts, where its value goes in
 /// `ServiceConfiguration`, and what it means. The loader, its error messages, `formd config`, the

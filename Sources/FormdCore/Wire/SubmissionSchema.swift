@@ -1,4 +1,3 @@
-@_spi(Engine) import FormdCore
 
 /// The JSON Schema (2020-12) of a submission that a form can accept as valid
 /// (`GET /forms/{id}/schema`, API.md §4). It states what a schema can: each field's JSON types by

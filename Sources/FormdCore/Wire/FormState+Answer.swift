@@ -1,6 +1,6 @@
-/// The state in the server's wire format (API.md §4, §5), both ways: a client reads formd's
-/// answer into a ``FormState``, and a state computed in-process can be written as formd would
-/// answer it.
+/// The state in the server's wire format (API.md §4, §5), both ways: the one reader of formd's
+/// answers (`FormState(answer:)`, which the Swift client uses), and a state computed in-process
+/// written as formd would answer it, by the same `AnswerWriter` the server uses.
 extension FormState {
     /// Reads a validate answer (it has `valid`) or an evaluate answer (it has `fields`).
     public init(answer bytes: some Collection<UInt8>) throws(FormAnswerError) {
@@ -73,94 +73,56 @@ extension FormState {
     }
 
     /// The answer formd gives for this state, as compact JSON: validate's shape for a validate
-    /// state, evaluate's for an evaluate state.
+    /// state, evaluate's for an evaluate state. Written by the server's own `AnswerWriter`.
     public var answerJSON: [UInt8] {
         var w = JSONWriter()
-        w.beginObject()
-        w.key("form")
-        w.string(form)
-        w.key("version")
-        w.string(version)
-        if mode == .validate {
-            w.key("valid")
-            w.bool(isValid)
-        }
-        w.key("values")
-        w.writeValue(.object(values))
-        if !labels.isEmpty {
-            // In the order of `values`, as formd writes them.
-            w.key("labels")
-            w.beginObject()
-            for member in values.members {
-                guard let l = labels[member.key] else { continue }
-                w.key(member.key)
-                w.beginArray()
-                for text in l { w.string(text) }
-                w.endArray()
-            }
-            w.endObject()
-        }
-        if mode == .evaluate {
-            w.key("fields")
-            w.beginObject()
-            for f in fields {
-                w.key(f.id)
-                w.beginObject()
-                w.key("visible")
-                w.bool(f.isVisible)
-                w.key("enabled")
-                w.bool(f.isEnabled)
-                w.key("required")
-                w.bool(f.isRequired)
-                w.endObject()
-            }
-            w.endObject()
-            w.key("sections")
-            w.beginObject()
-            for s in sections {
-                w.key(s.id)
-                w.beginObject()
-                w.key("visible")
-                w.bool(s.isVisible)
-                w.endObject()
-            }
-            w.endObject()
-            w.key("actions")
-            w.beginArray()
-            for a in actions {
-                w.beginObject()
-                w.key("id")
-                w.string(a.id)
-                w.key("type")
-                w.string(a.type)
-                w.key("action")
-                w.string(a.action.rawValue)
-                if let v = a.value {
-                    w.key("value")
-                    w.writeValue(v)
-                }
-                w.endObject()
-            }
-            w.endArray()
-        }
-        w.key("errors")
-        w.beginArray()
-        for e in errors {
-            w.errorEntry(field: e.field, section: e.section, code: e.code, message: e.message, params: e.params, messageKey: e.messageKey)
-        }
-        w.endArray()
-        w.key("dropped")
-        w.beginArray()
-        for d in dropped { w.droppedEntry(key: d.key, reason: d.reason.rawValue) }
-        w.endArray()
-        if mode == .validate {
-            w.key("hidden")
-            w.writeValue(.array(hidden.map { .string($0) }))
-            w.key("disabled")
-            w.writeValue(.array(disabled.map { .string($0) }))
-        }
-        w.endObject()
+        AnswerWriter.write(self, form: form, version: version, into: &w)
         return w.bytes
+    }
+}
+
+extension FormState: AnswerContent {
+    var answerMode: AnswerMode { mode == .validate ? .validate : .evaluate }
+    var answerIsValid: Bool { isValid }
+
+    func forEachValue(_ body: (String, JSONValue) -> Void) {
+        for m in values.members { body(m.key, m.value) }
+    }
+
+    func forEachLabelList(_ body: (String, [String]) -> Void) {
+        guard !labels.isEmpty else { return }
+        // In the order of `values`, as formd writes them.
+        for m in values.members { if let l = labels[m.key] { body(m.key, l) } }
+    }
+
+    func forEachField(_ body: (String, Bool, Bool, Bool) -> Void) {
+        for f in fields { body(f.id, f.isVisible, f.isEnabled, f.isRequired) }
+    }
+
+    func forEachSection(_ body: (String, Bool) -> Void) {
+        for s in sections { body(s.id, s.isVisible) }
+    }
+
+    func forEachAction(_ body: (String, String, String, JSONValue?) -> Void) {
+        for a in actions { body(a.id, a.type, a.action.rawValue, a.value) }
+    }
+
+    func forEachError(_ body: (AnswerError) -> Void) {
+        for e in errors {
+            body(AnswerError(field: e.field, section: e.section, code: e.code, message: e.message, params: e.params, messageKey: e.messageKey))
+        }
+    }
+
+    func forEachDropped(_ body: (String, String) -> Void) {
+        for d in dropped { body(d.key, d.reason.rawValue) }
+    }
+
+    func forEachHidden(_ body: (String) -> Void) {
+        for f in fields where !f.isVisible { body(f.id) }
+    }
+
+    func forEachDisabled(_ body: (String) -> Void) {
+        for f in fields where !f.isEnabled { body(f.id) }
     }
 }
 

@@ -1,6 +1,3 @@
-@_spi(Engine) import FormdCore
-import FormdHTTP
-
 /// What a browser posts for a `<form>`, read with the form's own meaning (API.md §4):
 ///
 /// * a checked checkbox sends `on` (its default value): true for a `switch` field, as `off` is
@@ -13,8 +10,14 @@ import FormdHTTP
 ///   `<select multiple>`), blank ones left out (a hidden empty input marks the field as on the
 ///   page); one outside repeating sections that the post does not name chose nothing (`[]`), as
 ///   an unchecked checkbox is false. Any other repeated key is refused (400).
-enum HTMLFormPost {
-    static func values(_ pairs: [(key: String, value: String)], plan: FormPlan) -> Result<JSONObject, HTTPError> {
+extension Form {
+    /// The submission a browser's form post stands for: `pairs` are the post's keys and values in
+    /// order (urlencoded or multipart, already decoded).
+    ///
+    /// - Throws: ``FormRequestError/repeatedFormKey(_:)`` when a key that is neither a `switch`'s
+    ///   nor a `multi_select`'s repeats.
+    public func values(fromFormPost pairs: [(key: String, value: String)]) throws(FormRequestError) -> FormValues {
+        let plan = loaded.plan
         // Keys in first-seen order with their values; only a repeated key gets an array of its
         // own (a list per key made an 18,588-key post cost twice its JSON).
         var entries: [(key: String, first: String, more: [String])] = []
@@ -34,9 +37,7 @@ enum HTMLFormPost {
             let key = entry.key
             let kind = plan.kind(ofKey: key)
             if kind != .multiSelect && kind != .switch {
-                guard entry.more.isEmpty else {
-                    return .failure(HTTPError(status: 400, slug: "bad-request", detail: "the form post repeats the key \"\(key)\""))
-                }
+                guard entry.more.isEmpty else { throw .repeatedFormKey(key) }
                 object.append(key, .string(entry.first))
                 continue
             }
@@ -51,6 +52,6 @@ enum HTMLFormPost {
         }
         for id in plan.staticSwitchIDs where position[id] == nil { object.append(id, .bool(false)) }
         for id in plan.staticMultipleChoiceIDs where position[id] == nil { object.append(id, .array([])) }
-        return .success(object)
+        return object
     }
 }

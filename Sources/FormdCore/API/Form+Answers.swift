@@ -1,0 +1,100 @@
+/// The server's answers, as bytes: what `POST /forms/{id}/validate` and `/evaluate` send
+/// (API reference §4-§5). The server, the CLI and every client call these; the same input gives
+/// the same bytes everywhere.
+///
+/// ```swift
+/// let answer = form.validateAnswer(values, locale: .nb)
+/// answer.isValid     // false
+/// answer.json        // {"form":"signup","version":"…","valid":false,"values":{…},"errors":[…],…}
+/// ```
+public struct FormAnswer: Sendable {
+    /// The answer's JSON bytes.
+    public let json: [UInt8]
+    /// No errors (validate: 200 rather than 422).
+    public let isValid: Bool
+    /// The language the messages are in.
+    public let locale: SupportedLocale
+    /// `format` checks that gave up on their budget (each counts as not matching).
+    public let formatTimeouts: Int
+    /// The errors, for `subjectsInError` (kept, not converted: most callers never ask).
+    let errors: [FormError]
+
+    /// The fields and sections with errors, once each, in the order of `errors`.
+    public var subjectsInError: [String] {
+        var ids: [String] = []
+        var seen = Set<String>()
+        for error in errors {
+            switch error.subject {
+            case .field(let id), .section(let id): if seen.insert(id).inserted { ids.append(id) }
+            case .form: break
+            }
+        }
+        return ids
+    }
+}
+
+/// What an evaluate request says of the state its client holds (API reference §5.1).
+public enum PreviousState: Sendable, Equatable {
+    /// No `state` key: the answer has no `state` and no `changes`.
+    case notSent
+    /// `"state": null`: nothing yet; every section and visible field is inserted.
+    case initial
+    /// The `state` token of the previous answer.
+    case token(String)
+}
+
+extension Form {
+    /// The validate answer for `values` (a decoded submission).
+    public func validateAnswer(_ values: FormValues, locale: SupportedLocale? = nil, reservingCapacity capacity: Int = 512)
+        -> FormAnswer
+    {
+        let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
+        var w = JSONWriter(reservingCapacity: capacity)
+        evaluation.validateResponse(form: loaded.id, version: loaded.version, into: &w)
+        return FormAnswer(evaluation, json: w.bytes)
+    }
+
+    /// The evaluate answer: the live state after `changed` (value targets run for those ids),
+    /// with `state` and `changes` when the client sent its previous state.
+    ///
+    /// - Throws: ``FormRequestError/unknownChangedID(_:)`` for an id the form does not have;
+    ///   ``FormRequestError/badState(_:)`` for a token of another form or version, or a damaged one.
+    public func evaluateAnswer(
+        _ values: FormValues, changed: [String] = [], previous: PreviousState = .notSent, locale: SupportedLocale? = nil,
+        reservingCapacity capacity: Int = 1024
+    ) throws(FormRequestError) -> FormAnswer {
+        if let bad = loaded.plan.unknownChangedID(changed) { throw .unknownChangedID(bad) }
+        let snapshot: StateSnapshot?
+        switch previous {
+        case .notSent: snapshot = nil
+        case .initial: snapshot = .empty
+        case .token(let token):
+            do {
+                snapshot = try StateSnapshot(token: token, form: loaded.id, version: loaded.version, plan: loaded.plan)
+            } catch {
+                throw .badState(error.description)
+            }
+        }
+        let evaluation = Evaluation(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
+        var w = JSONWriter(reservingCapacity: capacity)
+        evaluation.evaluateResponse(form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
+        return FormAnswer(evaluation, json: w.bytes)
+    }
+
+    func options(for locale: SupportedLocale?) -> EvaluationOptions {
+        guard let locale else { return options }
+        var o = options
+        o.locale = locale
+        return o
+    }
+}
+
+extension FormAnswer {
+    init(_ e: Evaluation, json: [UInt8]) {
+        self.json = json
+        isValid = e.isValid
+        locale = e.options.locale
+        formatTimeouts = e.formatTimeouts
+        errors = e.errors
+    }
+}

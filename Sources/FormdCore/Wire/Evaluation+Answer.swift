@@ -1,0 +1,87 @@
+/// The server's answers, written straight from the evaluation's per-slot arrays by the one
+/// `AnswerWriter`: same input, same bytes.
+extension Evaluation: AnswerContent {
+    package var isValid: Bool { errors.isEmpty }
+
+    /// The validate answer (API reference §4).
+    package func validateResponse(form: String, version: String, into w: inout JSONWriter) {
+        AnswerWriter.write(self, form: form, version: version, into: &w)
+    }
+
+    /// The evaluate answer (API reference §5); with `previous` (a client that sent `state`),
+    /// also `state` and `changes` (§5.1).
+    package func evaluateResponse(form: String, version: String, previous: StateSnapshot? = nil, into w: inout JSONWriter) {
+        AnswerWriter.write(self, form: form, version: version, into: &w) { w in
+            if let previous { writeStateChanges(previous: previous, form: form, version: version, into: &w) }
+        }
+    }
+
+    var answerMode: AnswerMode { mode == .validate ? .validate : .evaluate }
+    var answerIsValid: Bool { isValid }
+
+    @inline(__always)
+    func forEachValue(_ body: (String, JSONValue) -> Void) {
+        for s in layout.outputOrder where isVisible(s) && !layout.fields[s].flags.contains(.secret) {
+            // The canonical value, or the value as sent when the field's kind cannot hold it.
+            if origin[s] != .stored {
+                let m = Int(sentMember[s])
+                guard m >= 0 else { continue }
+                body(layout.ids[s], submission.members[m].value)
+            } else if let v = stored[s] {
+                body(layout.ids[s], v)
+            }
+        }
+    }
+
+    @inline(__always)
+    func forEachLabelList(_ body: (String, [String]) -> Void) {
+        guard plan.hasMultipleChoice else { return }
+        for s in layout.outputOrder {
+            if let labels = choiceLabels(s) { body(layout.ids[s], labels) }
+        }
+    }
+
+    @inline(__always)
+    func forEachField(_ body: (String, Bool, Bool, Bool) -> Void) {
+        for s in layout.outputOrder {
+            let visible = isVisible(s)
+            body(layout.ids[s], visible, !disabled[s], visible && plan.spec(layout.fields[s].spec).validations?.required == true)
+        }
+    }
+
+    @inline(__always)
+    func forEachSection(_ body: (String, Bool) -> Void) {
+        for o in layout.sectionOrder {
+            let ss = Int(o)
+            guard let id = layout.sections[ss].id else { continue }
+            body(id, !sectionHidden[ss])
+        }
+    }
+
+    @inline(__always)
+    func forEachAction(_ body: (String, String, String, JSONValue?) -> Void) {
+        for a in actions + structuralActions {
+            body(a.id, a.type, a.action.rawValue, a.action == .update ? (a.value ?? .null) : nil)
+        }
+    }
+
+    @inline(__always)
+    func forEachError(_ body: (AnswerError) -> Void) {
+        for e in errors { body(AnswerError(e)) }
+    }
+
+    @inline(__always)
+    func forEachDropped(_ body: (String, String) -> Void) {
+        for d in dropped { body(d.field, d.reason.rawValue) }
+    }
+
+    @inline(__always)
+    func forEachHidden(_ body: (String) -> Void) {
+        for s in layout.outputOrder where !isVisible(s) { body(layout.ids[s]) }
+    }
+
+    @inline(__always)
+    func forEachDisabled(_ body: (String) -> Void) {
+        for s in layout.outputOrder where disabled[s] { body(layout.ids[s]) }
+    }
+}
