@@ -26,6 +26,16 @@ def server_cpu_ms(srv, send, n):
     return (cpu_seconds(srv.pid) - c0) * 1000 / n
 
 
+def post_cpu_ms(srv, path, data, n, headers=None, timeout=60):
+    """(server CPU ms per request, statuses seen) over n POSTs of `data` to `path`."""
+    seen = set()
+
+    def send():
+        st, _, _, _ = request(srv.port, "POST", path, data, headers, timeout=timeout)
+        seen.add(st)
+    return server_cpu_ms(srv, send, n), seen
+
+
 def regex_rows_form():
     fmt = r"[\w._%+-]+@[\w.-]+\.\w{2,}"
     fields = [{"id": f"rows[:index].{c}", "type": "text", "validations": {"format": fmt}} for c in "abcd"]
@@ -53,12 +63,7 @@ def scenario_round3(args):
         # 1. 1,000 instances x 4 fields of 120 'a' against the e-mail pattern (570 KB).
         values = {f"rows[{i}].{c}": "a" * 120 for i in range(1000) for c in "abcd"}
         body = json.dumps(values).encode()
-        statuses = set()
-
-        def send_regex():
-            st, _, _, _ = request(srv.port, "POST", "/forms/emails/validate", body, timeout=60)
-            statuses.add(st)
-        ms = server_cpu_ms(srv, send_regex, 10)
+        ms, statuses = post_cpu_ms(srv, "/forms/emails/validate", body, 10)
         row("regex checks under one step", f"4,000 checks of 120 chars ({len(body) >> 10} KiB) x10",
             f"statuses {sorted(statuses)}", f"{ms:.1f} ms server CPU per request (limit {ROUND3_REGEX_MS:.0f}; before 840)",
             statuses == {422} and ms < ROUND3_REGEX_MS and srv.alive())
@@ -70,12 +75,7 @@ def scenario_round3(args):
         refused = st == 400 and b"limits.max_changed" in b
     with Server(args.bin, forms, {"FORMD_LIMITS_MAX_BODY_BYTES": 4 << 20, "FORMD_LIMITS_MAX_CHANGED": 200000},
                 name="round3-changed") as srv:
-        statuses = set()
-
-        def send_changed():
-            st, _, _, _ = request(srv.port, "POST", "/forms/changes/evaluate", changed, timeout=120)
-            statuses.add(st)
-        ms = server_cpu_ms(srv, send_changed, 5)
+        ms, statuses = post_cpu_ms(srv, "/forms/changes/evaluate", changed, 5, timeout=120)
         row("repeated changed ids", f"one multi_select (50 options x 4 update targets) named 142,800 times ({len(changed) >> 10} KiB)",
             f"default limit: {st} in {took * 1000:.0f} ms; limit 200,000: statuses {sorted(statuses)}",
             f"{ms:.1f} ms server CPU per request (limit {ROUND3_CHANGED_MS:.0f}; before 20,300)",
@@ -93,24 +93,14 @@ def scenario_round3(args):
         results = {}
         for name, data, ctype in (("json", as_json, "application/json"), ("urlencoded", as_form, "application/x-www-form-urlencoded"),
                                   ("multipart", as_multipart, mp_type)):
-            seen = set()
-
-            def send(data=data, ctype=ctype, seen=seen):
-                st, _, _, _ = request(srv.port, "POST", "/forms/signup/validate", data, {"Content-Type": ctype}, timeout=60)
-                seen.add(st)
-            results[name] = (server_cpu_ms(srv, send, 10), seen)
+            results[name] = post_cpu_ms(srv, "/forms/signup/validate", data, 10, {"Content-Type": ctype})
         near_boundaries = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\n"
                            + f"\r\n--{boundary[:-1]}X" * ((1 << 20) // (len(boundary) + 4)) + f"\r\n--{boundary}--\r\n").encode()
         near_breaks = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"username\"\r\n"
                        + "\r\r\n" * ((1 << 20) // 3) + f"\r\n\r\nx\r\n--{boundary}--\r\n").encode()
         hostile = {}
         for name, data in (("near-miss boundaries", near_boundaries), ("near-miss line breaks in a head", near_breaks)):
-            seen = set()
-
-            def send(data=data, seen=seen):
-                st, _, _, _ = request(srv.port, "POST", "/forms/signup/validate", data, {"Content-Type": mp_type}, timeout=60)
-                seen.add(st)
-            hostile[name] = (server_cpu_ms(srv, send, 10), seen)
+            hostile[name] = post_cpu_ms(srv, "/forms/signup/validate", data, 10, {"Content-Type": mp_type})
         ratio = results["multipart"][0] / max(results["json"][0], 1.0)
         ok = ratio <= ROUND3_MULTIPART_RATIO and all(v[0] < ROUND3_HOSTILE_PART_MS for v in hostile.values())
         ok &= all(v[1] <= {200, 422} for v in results.values())

@@ -16,6 +16,14 @@ from ..load import Load, baseline_make
 from ..server import Server, rss_kib
 
 
+def recv_or_eof(s):
+    """What the server sent on a readable socket; b"" once it closed or reset the connection."""
+    try:
+        return s.recv(4096)
+    except (ConnectionResetError, BlockingIOError):
+        return b""
+
+
 def head_probe(port, delay_first, results, idx, trickle_every=1.0, limit=30.0):
     """A connection that never completes its head: waits `delay_first` s, then trickles one header
     byte per `trickle_every` s. Records how long the server kept it open (from connect)."""
@@ -31,10 +39,7 @@ def head_probe(port, delay_first, results, idx, trickle_every=1.0, limit=30.0):
         while time.monotonic() - t0 < limit:
             r, _, _ = select.select([s], [], [], max(0.0, min(0.05, nxt - time.monotonic())))
             if r:
-                try:
-                    chunk = s.recv(4096)
-                except (ConnectionResetError, BlockingIOError):
-                    chunk = b""
+                chunk = recv_or_eof(s)
                 if not chunk:
                     break
                 got += chunk
@@ -64,11 +69,7 @@ def body_probe(port, results, idx, limit=30.0):
         while time.monotonic() - t0 < limit:
             r, _, _ = select.select([s], [], [], 0.05)
             if r:
-                try:
-                    chunk = s.recv(4096)
-                except (ConnectionResetError, BlockingIOError):
-                    chunk = b""
-                if not chunk:
+                if not recv_or_eof(s):
                     break
                 continue
             if time.monotonic() >= nxt:
@@ -110,6 +111,21 @@ def slowhttptest(args, seconds):
     return text, (int(max(conn, key=int)) if conn else 0), (avail[-1] if avail else "?")
 
 
+def watch_open(srv, ka, sh, deadline=None, each=None):
+    """While the slowhttptest thread `sh` runs (and until `deadline`), polls the server's open
+    connections every 0.5 s (calling `each` too); returns (peak, the /metrics connection)."""
+    peak = 0
+    while sh.is_alive() and (deadline is None or time.time() < deadline):
+        try:
+            peak = max(peak, open_conns(ka))
+        except Exception:
+            ka = KeepAlive(srv.port)
+        if each:
+            each()
+        time.sleep(0.5)
+    return peak, ka
+
+
 def scenario_slow(args):
     forms = forms_dir("slow")
     env = {"FORMD_TIMEOUTS_HEADER_SECONDS": HEADER_TIMEOUT_S, "FORMD_TIMEOUTS_BODY_SECONDS": BODY_TIMEOUT_S,
@@ -129,14 +145,8 @@ def scenario_slow(args):
         # own probes alongside: 20 that trickle at once, 20 that wait 3 s before the first byte
         ts1, r1 = run_probes(lambda res, i: head_probe(srv.port, 0, res, i), 20)
         ts2, r2 = run_probes(lambda res, i: head_probe(srv.port, 3, res, i), 20)
-        peak = 0
         t_end = time.time() + SLOW_TEST_SECONDS
-        while sh.is_alive() and time.time() < t_end + 30:
-            try:
-                peak = max(peak, open_conns(ka))
-            except Exception:
-                ka = KeepAlive(srv.port)
-            time.sleep(0.5)
+        peak, ka = watch_open(srv, ka, sh, deadline=t_end + 30)
         sh.join()
         for t in ts1 + ts2:
             t.join()
@@ -165,13 +175,7 @@ def scenario_slow(args):
         sh.start()
         time.sleep(3)
         ts, rb = run_probes(lambda res, i: body_probe(srv.port, res, i), 20)
-        peak = 0
-        while sh.is_alive():
-            try:
-                peak = max(peak, open_conns(ka))
-            except Exception:
-                ka = KeepAlive(srv.port)
-            time.sleep(0.5)
+        peak, ka = watch_open(srv, ka, sh)
         sh.join()
         for t in ts:
             t.join()
@@ -194,14 +198,9 @@ def scenario_slow(args):
              "-k", "3", "-u", url + "/openapi.json", "-p", "3", "-l", str(SLOW_TEST_SECONDS)], SLOW_TEST_SECONDS)),
             daemon=True)
         sh.start()
-        peak, rss_peak = 0, rss0
-        while sh.is_alive():
-            try:
-                peak = max(peak, open_conns(ka))
-            except Exception:
-                ka = KeepAlive(srv.port)
-            rss_peak = max(rss_peak, rss_kib(srv.pid))
-            time.sleep(0.5)
+        rss_seen = [rss0]
+        peak, ka = watch_open(srv, ka, sh, each=lambda: rss_seen.append(rss_kib(srv.pid)))
+        rss_peak = max(rss_seen)
         sh.join()
         load.stop()
         open_end = open_conns(ka)
