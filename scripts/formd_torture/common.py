@@ -10,7 +10,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TMP = os.environ.get("TORTURE_TMP", "/tmp/formd-torture")
 HOST = "127.0.0.1"
 
-
+# ---------------------------------------------------------------- thresholds (explicit)
 BASELINE_RATE = 50            # req/s of the baseline client while an attack runs
 BASELINE_P99_MS = 100.0       # baseline p99 must stay under this, with zero errors
 HEADER_TIMEOUT_S = 5          # timeouts.header_seconds for the slow-client runs
