@@ -145,8 +145,8 @@ import Testing
             for (id, text) in zip(ids, strings) { values.append(id, .string(text)) }
             let e = Evaluation(plan: form.plan, values: values, mode: .validate, options: EvaluationOptions())
             for (i, id) in ids.enumerated() {
-                let s = e.layout.staticSlot[try #require(form.plan.fieldIndex[id])]
-                let spec = form.plan.spec(e.layout.fields[s].spec)
+                let s = e.slotMap.staticSlot[try #require(form.plan.fieldIndex[id])]
+                let spec = form.plan.spec(e.slotMap.fields[s].spec)
                 var expected: JSONValue? = spec.defaultValue
                 var expectedInvalid = false
                 if !strings[i].isBlank {

@@ -82,8 +82,8 @@ import Testing
             guard let form = loaded.form else { continue }  // e.g. a formula the parser rejects
             for _ in 0..<3 {
                 var e = try Engine.evaluation(form, Self.values(&r))
-                let s = e.layout.staticSlot[try #require(form.plan.fieldIndex["f"])]
-                let spec = form.plan.spec(e.layout.fields[s].spec)
+                let s = e.slotMap.staticSlot[try #require(form.plan.fieldIndex["f"])]
+                let spec = form.plan.spec(e.slotMap.fields[s].spec)
                 let compiled = try #require(spec.formula)
                 var tooLong = false
                 let tree = withUnsafePointer(to: &e) { compiled.evaluate(in: $0, context: s, kind: spec.kind, tooLong: &tooLong) }

@@ -76,21 +76,21 @@ import Testing
             "sections \(sections)\norder \(fieldOrder.sorted { $0.key < $1.key })\nfields \(fields.sorted { $0.key < $1.key })\nsectionStates \(sectionStates.sorted { $0.key < $1.key })\nform \(formErrors)"
         }
 
-        /// What an evaluate answer says, with the section membership of the evaluation's layout.
+        /// What an evaluate answer says, with the section membership of the evaluation's slotMap.
         init(answer: JSONValue, evaluation e: Evaluation) {
             let errors = answer["errors"]?.arrayValue ?? []
             func errorsOf(_ key: String, _ id: String) -> JSONValue { .array(errors.filter { $0[key]?.stringValue == id }) }
             formErrors = .array(errors.filter { $0["field"] == nil && $0["section"] == nil })
-            for o in e.layout.sectionOrder {
-                let slot = e.layout.sections[Int(o)]
+            for o in e.slotMap.sectionOrder {
+                let slot = e.slotMap.sections[Int(o)]
                 let key = slot.id ?? "#\(slot.section)"
                 let visible = slot.id.map { answer["sections"]?[$0]?["visible"]?.boolValue ?? true } ?? true
                 if visible { sections.append(key) }
                 sectionStates[key] = ["visible": .bool(visible), "errors": errorsOf("section", key)]
                 var order: [String] = []
-                let range = e.layout.sectionFields[Int(o)]
+                let range = e.slotMap.sectionFields[Int(o)]
                 for s in Int(range.lowerBound)..<Int(range.upperBound) {
-                    let id = e.layout.ids[s]
+                    let id = e.slotMap.ids[s]
                     let st = answer["fields"]![id]!
                     if st["visible"]!.boolValue! { order.append(id) }
                     fields[id] = [

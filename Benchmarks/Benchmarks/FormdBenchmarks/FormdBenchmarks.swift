@@ -5,8 +5,8 @@
 //
 // Workloads are built once, outside the measured region (globals are initialised in `setup`).
 import Benchmark
-@_spi(Engine) import FormdBenchSupport
-@_spi(Engine) import FormdCore
+import FormdBenchSupport
+import FormdCore
 
 let employment = Workload.employment()
 let employmentInvalid = Workload.employmentInvalid()
@@ -81,7 +81,7 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(metrics: large, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 100)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(FormLoader.load(id: "large1", bytes: largeDefinition1).form)
+            blackHole(try? Form(id: "large1", json: largeDefinition1))
         }
     } setup: {
         blackHole(largeDefinition1.count)
@@ -92,7 +92,7 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(metrics: large, warmupIterations: 1, maxDuration: .seconds(20), maxIterations: 20)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(FormLoader.load(id: "large10", bytes: largeDefinition10).form)
+            blackHole(try? Form(id: "large10", json: largeDefinition10))
         }
     } setup: {
         blackHole(largeDefinition10.count)

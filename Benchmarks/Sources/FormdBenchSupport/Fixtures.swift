@@ -1,4 +1,4 @@
-@_spi(Engine) import FormdCore
+@_spi(Benchmarks) import FormdCore
 
 #if canImport(Glibc)
 import Glibc
@@ -32,69 +32,59 @@ public enum Fixtures {
     }
 }
 
-/// A loaded form plus a submission, ready to evaluate.
+/// A loaded form plus a submission, ready to evaluate, through the public `Form` API (the door
+/// the server uses) and one `@_spi(Benchmarks)` entry for the evaluation alone.
 public struct Workload: Sendable {
-    @_spi(Engine) public let form: LoadedForm
+    public let form: Form
     public let definitionBytes: [UInt8]
     public let submissionBytes: [UInt8]
     /// The submission decoded once, for benchmarks that time the evaluation alone.
-    public let submission: JSONObject
+    public let submission: FormValues
 
     public init(id: String, definition: [UInt8], submission: [UInt8]) {
-        let result = FormLoader.load(id: id, bytes: definition)
-        guard let form = result.form else {
-            let problems = result.diagnostics.prefix(10).map { "\($0)" }.joined(separator: "\n")
+        do {
+            form = try Form(id: id, json: definition)
+        } catch {
+            let problems = error.diagnostics.prefix(10).map { "\($0)" }.joined(separator: "\n")
             fatalError("benchmark form \(id) rejected:\n\(problems)")
         }
-        self.form = form
         self.definitionBytes = definition
         self.submissionBytes = submission
         self.submission = Self.decode(submission)
     }
 
-    static func decode(_ bytes: [UInt8]) -> JSONObject {
+    static func decode(_ bytes: [UInt8]) -> FormValues {
         do {
-            guard case .object(let object) = try JSONParser.parse(bytes, options: .submission).root else {
-                fatalError("submission is not an object")
-            }
-            return object
+            return try FormValues(json: bytes)
         } catch {
             fatalError("submission does not parse: \(error.message)")
         }
     }
 
-    /// One request as the service does it: decode the body, evaluate (validate), encode the response.
-    /// Returns the response size so the work cannot be optimised away.
+    /// One request as the server does it: decode the body, validate, write the answer
+    /// (`Form.validateAnswer`). Returns the answer's size so the work cannot be optimised away.
     @inline(never)
     public func decodeValidateEncode() -> Int {
-        let values = Self.decode(submissionBytes)
-        let evaluation = Evaluation(plan: form.plan, values: values, mode: .validate, options: EvaluationOptions())
-        var writer = JSONWriter(reservingCapacity: 1024)
-        evaluation.validateResponse(form: form.id, version: form.version, into: &writer)
-        return writer.bytes.count
+        form.validateAnswer(Self.decode(submissionBytes)).json.count
     }
 
-    /// The same request through the typed API an app uses: `Form.validate` builds a `FormState`
-    /// (public API only), which is then written as the answer. Returns the answer's size.
+    /// The same request through the typed API an app uses: `Form.validate` builds a `FormState`,
+    /// which is then written as the answer. Returns the answer's size.
     @inline(never)
-    public func typedValidate(_ typed: Form) -> Int {
+    public func typedValidate() -> Int {
         let values = (try? FormValues(json: submissionBytes)) ?? [:]
-        return typed.validate(values).answerJSON.count
+        return form.validate(values).answerJSON.count
     }
 
     /// The evaluation alone, on the pre-decoded submission. Returns the number of errors.
     @inline(never)
     public func validateOnly() -> Int {
-        let evaluation = Evaluation(plan: form.plan, values: submission, mode: .validate, options: EvaluationOptions())
-        return evaluation.errors.count
+        form.benchmarkEvaluation(submission)
     }
 
-    /// The response body for a check of what the benchmark evaluates.
+    /// The answer, for a check of what the benchmark evaluates.
     public func responseText() -> String {
-        let evaluation = Evaluation(plan: form.plan, values: submission, mode: .validate, options: EvaluationOptions())
-        var writer = JSONWriter(reservingCapacity: 1024)
-        evaluation.validateResponse(form: form.id, version: form.version, into: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        String(decoding: form.validateAnswer(submission).json, as: UTF8.self)
     }
 
     public static func employment() -> Workload {

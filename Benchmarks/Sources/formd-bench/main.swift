@@ -8,8 +8,8 @@
 //
 // Scenarios: employment, employment-invalid, large, large-x10, large-e2e, large-x10-e2e, load, load-employment, load-x10
 // (default: all).
-@_spi(Engine) import FormdBenchSupport
-@_spi(Engine) import FormdCore
+import FormdBenchSupport
+import FormdCore
 
 #if canImport(Glibc)
 import Glibc
@@ -34,8 +34,7 @@ let scenarios: [Scenario] = [
     },
     Scenario(name: "employment-typed", what: "decode + Form.validate (typed FormState) + answerJSON: the API an app uses") {
         let w = Workload.employment()
-        let typed = try! Form(id: w.form.id, json: w.definitionBytes)
-        return { w.typedValidate(typed) }
+        return { w.typedValidate() }
     },
     Scenario(name: "employment-eval", what: "Evaluation only (pre-decoded submission)") {
         let w = Workload.employment()
@@ -57,20 +56,20 @@ let scenarios: [Scenario] = [
         let w = Workload.large(scale: 10)
         return { w.decodeValidateEncode() }
     },
-    Scenario(name: "load", what: "FormLoader.load of 10k fields / 1k formulas (parse + check + compile)") {
+    Scenario(name: "load", what: "Form(id:json:) of 10k fields / 1k formulas (parse + check + compile)") {
         let bytes = LargeForm(scale: 1).definition()
-        return { FormLoader.load(id: "large1", bytes: bytes).form == nil ? 0 : 1 }
+        return { (try? Form(id: "large1", json: bytes)) == nil ? 0 : 1 }
     },
-    Scenario(name: "load-employment", what: "FormLoader.load of the employment form (8.4 KB) beside a loaded copy: a cold form on a busy host") {
+    Scenario(name: "load-employment", what: "Form(id:json:) of the employment form (8.4 KB) beside a loaded copy: a cold form on a busy host") {
         let w = Workload.employment()
         // A loaded copy keeps its `format` patterns alive, as the forms already in use do on a server,
         // so the interned patterns are reused; without it every load compiles them (about twice the cost).
-        let pinned = FormLoader.load(id: "pinned", bytes: w.definitionBytes).form
-        return { FormLoader.load(id: "employment", bytes: w.definitionBytes).form == nil || pinned == nil ? 0 : 1 }
+        let pinned = try? Form(id: "pinned", json: w.definitionBytes)
+        return { (try? Form(id: "employment", json: w.definitionBytes)) == nil || pinned == nil ? 0 : 1 }
     },
-    Scenario(name: "load-x10", what: "FormLoader.load of 100k fields / 10k formulas") {
+    Scenario(name: "load-x10", what: "Form(id:json:) of 100k fields / 10k formulas") {
         let bytes = LargeForm(scale: 10).definition()
-        return { FormLoader.load(id: "large10", bytes: bytes).form == nil ? 0 : 1 }
+        return { (try? Form(id: "large10", json: bytes)) == nil ? 0 : 1 }
     },
 ]
 

@@ -39,7 +39,7 @@ public struct FormState: Sendable, Equatable {
     }
 
     /// An error: on a field, on a section (instance counts), or on the whole form (`unstable`).
-    public struct Error: Sendable, Equatable {
+    public struct ValidationError: Sendable, Equatable {
         /// What the error is about.
         public enum Subject: Sendable, Equatable {
             case field(String)
@@ -65,7 +65,7 @@ public struct FormState: Sendable, Equatable {
         public var section: String? { if case .section(let id) = subject { id } else { nil } }
 
         /// Equal when subject, code, message and params (in order) are.
-        public static func == (a: Error, b: Error) -> Bool {
+        public static func == (a: ValidationError, b: ValidationError) -> Bool {
             a.subject == b.subject && a.code == b.code && a.message == b.message && a.messageKey == b.messageKey
                 && a.params.map(\.key) == b.params.map(\.key) && a.params.map(\.value) == b.params.map(\.value)
         }
@@ -104,7 +104,7 @@ public struct FormState: Sendable, Equatable {
     /// The targets that applied (evaluate only; empty for validate).
     public let actions: [Action]
     /// Every error, in the order formd reports them (SEMANTICS §6).
-    public let errors: [Error]
+    public let errors: [ValidationError]
     /// Submitted keys not returned as sent (SEMANTICS §8).
     public let dropped: [Dropped]
 
@@ -118,7 +118,7 @@ public struct FormState: Sendable, Equatable {
     /// The canonical value of field `id` (nil: no value, or not visible).
     public func value(_ id: String) -> FormValue? { values[id] }
     /// The errors of field `id`.
-    public func errors(for id: String) -> [Error] { errors.filter { $0.field == id } }
+    public func errors(for id: String) -> [ValidationError] { errors.filter { $0.field == id } }
 
     /// Ids of the fields that are not visible, in definition order (validate's `hidden`).
     public var hidden: [String] { fields.filter { !$0.isVisible }.map(\.id) }
@@ -133,31 +133,31 @@ extension FormState {
         self.version = form.version
         var values = FormValues()
         var fields: [Field] = []
-        fields.reserveCapacity(e.layout.fields.count)
-        for s in e.layout.outputOrder {
+        fields.reserveCapacity(e.slotMap.fields.count)
+        for s in e.slotMap.outputOrder {
             let visible = e.isVisible(s)
-            let required = visible && e.plan.spec(e.layout.fields[s].spec).validations?.required == true
-            fields.append(Field(id: e.layout.ids[s], isVisible: visible, isEnabled: !e.disabled[s], isRequired: required))
-            guard visible, !e.layout.fields[s].flags.contains(.secret) else { continue }
+            let required = visible && e.plan.spec(e.slotMap.fields[s].spec).validations?.required == true
+            fields.append(Field(id: e.slotMap.ids[s], isVisible: visible, isEnabled: !e.disabled[s], isRequired: required))
+            guard visible, !e.slotMap.fields[s].flags.contains(.secret) else { continue }
             // As the server writes them: the value as sent when the kind cannot hold it.
             if e.origin[s] != .stored {
                 let m = Int(e.sentMember[s])
-                if m >= 0 { values.append(e.layout.ids[s], e.submission.members[m].value) }
+                if m >= 0 { values.append(e.slotMap.ids[s], e.submission.members[m].value) }
             } else if let v = e.stored[s] {
-                values.append(e.layout.ids[s], v)
+                values.append(e.slotMap.ids[s], v)
             }
         }
         self.values = values
         self.fields = fields
         var labels: [String: [String]] = [:]
         if e.plan.hasMultipleChoice {
-            for s in e.layout.outputOrder { if let l = e.choiceLabels(s) { labels[e.layout.ids[s]] = l } }
+            for s in e.slotMap.outputOrder { if let l = e.choiceLabels(s) { labels[e.slotMap.ids[s]] = l } }
         }
         self.labels = labels
         var sections: [Section] = []
-        for o in e.layout.sectionOrder {
+        for o in e.slotMap.sectionOrder {
             let ss = Int(o)
-            guard let id = e.layout.sections[ss].id else { continue }
+            guard let id = e.slotMap.sections[ss].id else { continue }
             sections.append(Section(id: id, isVisible: !e.sectionHidden[ss]))
         }
         self.sections = sections
@@ -166,13 +166,13 @@ extension FormState {
                    value: $0.action == .update ? ($0.value ?? .null) : nil)
         }
         self.errors = e.errors.map { err in
-            let subject: Error.Subject
+            let subject: ValidationError.Subject
             switch err.subject {
             case .field(let id): subject = .field(id)
             case .section(let id): subject = .section(id)
             case .form: subject = .form
             }
-            return Error(subject: subject, code: err.code.rawValue, message: err.message, params: err.params, messageKey: err.messageKey)
+            return ValidationError(subject: subject, code: err.code.rawValue, message: err.message, params: err.params, messageKey: err.messageKey)
         }
         self.dropped = e.dropped.map { Dropped(key: $0.field, reason: Dropped.Reason(rawValue: $0.reason.rawValue) ?? .unknown) }
     }

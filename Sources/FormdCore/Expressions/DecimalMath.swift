@@ -31,8 +31,8 @@ enum DecimalMath {
         let (y, yNegative) = aFirst ? (b, bNegative) : (a, a.isNegative)
         let gap = Int(x.exponent) - Int(y.exponent)
         let shift = Swift.min(gap, 39)
-        let big = Wide(x.significand).timesPowerOfTen(shift)       // below 10^77
-        var small = Wide(y.significand)
+        let big = UInt256(x.significand).timesPowerOfTen(shift)       // below 10^77
+        var small = UInt256(y.significand)
         var sticky = false
         if gap > shift { (small, sticky) = small.divided(byPowerOfTen: gap - shift) }
         let exponent = Int(x.exponent) - shift
@@ -44,7 +44,7 @@ enum DecimalMath {
         // x (big >= 10^39 > small): x - y = (big - small - 1) + (something in 0..<1).
         if small <= big {
             var difference = big - small
-            if sticky { difference = difference - Wide(1) }
+            if sticky { difference = difference - UInt256(1) }
             return value(FormNumber.rounded(negative: xNegative, difference, exponent: exponent,
                                             sticky: sticky, inexact: &inexact))
         }
@@ -54,12 +54,12 @@ enum DecimalMath {
 
     static func multiply(_ a: FormNumber, _ b: FormNumber, _ inexact: inout Bool) -> FormNumber? {
         if a.isZero || b.isZero { return .zero }
-        let product: Wide
+        let product: UInt256
         if a.high == 0 && b.high == 0 {
             let p = a.low.multipliedFullWidth(by: b.low)
-            product = Wide(UInt128(p.high) << 64 | UInt128(p.low))
+            product = UInt256(UInt128(p.high) << 64 | UInt128(p.low))
         } else {
-            product = Wide.product(a.significand, b.significand)
+            product = UInt256.product(a.significand, b.significand)
         }
         return value(FormNumber.rounded(negative: a.isNegative != b.isNegative, product,
                                         exponent: Int(a.exponent) + Int(b.exponent),
@@ -73,7 +73,7 @@ enum DecimalMath {
         // Scale the dividend so the quotient has at least 39 digits (one to round on); the
         // scaled dividend stays below 10^(38 + 39).
         let scale = b.digitCount - a.digitCount + 39
-        let (q, r) = Wide(a.significand).timesPowerOfTen(scale).divided(by: b.significand)
+        let (q, r) = UInt256(a.significand).timesPowerOfTen(scale).divided(by: b.significand)
         return value(FormNumber.rounded(negative: a.isNegative != b.isNegative, q,
                                         exponent: Int(a.exponent) - Int(b.exponent) - scale,
                                         sticky: r != 0, inexact: &inexact))
@@ -90,7 +90,7 @@ enum DecimalMath {
         if eb > ea {
             // |a| >= |b| with a finer last digit: b's significand shifted to a's exponent is at
             // most |a|'s significand, so it fits.
-            let divisor = b.significand * Wide.powersOfTen[eb - ea]
+            let divisor = b.significand * UInt256.powersOfTen[eb - ea]
             return FormNumber.make(negative: a.isNegative, significand: a.significand % divisor, exponent: ea)
         }
         // a = sa × 10^(ea-eb) in units of b's last digit: reduce the power of ten modulo sb.
@@ -133,7 +133,7 @@ enum DecimalMath {
         var roundDigit: UInt128 = 0
         var below = true
         if cut <= digits {
-            let (upper, r) = a.significand.quotientAndRemainder(dividingBy: Wide.powersOfTen[cut - 1])
+            let (upper, r) = a.significand.quotientAndRemainder(dividingBy: UInt256.powersOfTen[cut - 1])
             (kept, roundDigit) = upper.quotientAndRemainder(dividingBy: 10)
             below = r != 0
         }

@@ -116,7 +116,7 @@ package struct JSONDocument: Sendable {
 
     /// `original` (the bytes this document was parsed from) with exactly the bytes at
     /// `trailingCommaOffsets` removed: strict JSON, otherwise byte-identical to the file
-    /// (whitespace and layout preserved). Returns `original` unchanged when
+    /// (whitespace and slotMap preserved). Returns `original` unchanged when
     /// there were none; offsets outside `original` are ignored.
     package func strictBytes(from original: [UInt8]) -> [UInt8] {
         if trailingCommaOffsets.isEmpty { return original }

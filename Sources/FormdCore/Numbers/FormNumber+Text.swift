@@ -82,9 +82,9 @@ extension FormNumber {
             return make(negative: negative, significand: significand, exponent: exponent)
         }
         // One rounding, of the kept digits followed by the first cut one.
-        var value = Wide(significand)
+        var value = UInt256(significand)
         if cutDigits {
-            value = value.times(10) + Wide(UInt128(roundDigit))
+            value = value.times(10) + UInt256(UInt128(roundDigit))
             exponent -= 1
         }
         var ignored = false

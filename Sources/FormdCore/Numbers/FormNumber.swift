@@ -58,7 +58,7 @@ package struct FormNumber: Sendable, Hashable {
         } else {
             while s % 10 == 0 { s /= 10; e += 1 }
         }
-        guard e >= minExponent, e + Wide.decimalDigits(s) - 1 <= maxLeadingExponent else { return nil }
+        guard e >= minExponent, e + UInt256.decimalDigits(s) - 1 <= maxLeadingExponent else { return nil }
         return FormNumber(normalized: s, exponent: e, negative: negative)
     }
 
@@ -73,7 +73,7 @@ package struct FormNumber: Sendable, Hashable {
     /// `±value × 10^exponent` rounded to 38 significant digits and to the finest step, ties away
     /// from zero. `sticky` says that non-zero digits were already cut below `value` (the true
     /// value is a little larger in magnitude). Sets `inexact` when anything was rounded away.
-    static func rounded(negative: Bool, _ value: Wide, exponent: Int, sticky: Bool,
+    static func rounded(negative: Bool, _ value: UInt256, exponent: Int, sticky: Bool,
                         inexact: inout Bool) -> Result<FormNumber, RangeError> {
         if value.isZero {
             if sticky { inexact = true; return .failure(.underflow) }
@@ -109,14 +109,14 @@ package struct FormNumber: Sendable, Hashable {
 
     /// The number of significant digits.
     var digitCount: Int {
-        high == 0 ? Wide.decimalDigits(low) : Wide.decimalDigits(significand)
+        high == 0 ? UInt256.decimalDigits(low) : UInt256.decimalDigits(significand)
     }
 
     /// The integer value when whole and within Int's range.
     var intValue: Int? {
         // At most 19 digits in all: below 10^19, so the shift cannot overflow.
         guard isInteger, digitCount + Int(exponent) <= 19 else { return nil }
-        let m = significand * Wide.powersOfTen[Int(exponent)]
+        let m = significand * UInt256.powersOfTen[Int(exponent)]
         guard m <= UInt128(Int.max) else { return nil }
         return isNegative ? -Int(m) : Int(m)
     }
@@ -155,9 +155,9 @@ extension FormNumber: Comparable {
         // Same leading position: line the significands up (the shifted one has db <= 38 digits).
         var sa = a.significand, sb = b.significand
         if a.exponent > b.exponent {
-            sa *= Wide.powersOfTen[Int(a.exponent - b.exponent)]
+            sa *= UInt256.powersOfTen[Int(a.exponent - b.exponent)]
         } else if b.exponent > a.exponent {
-            sb *= Wide.powersOfTen[Int(b.exponent - a.exponent)]
+            sb *= UInt256.powersOfTen[Int(b.exponent - a.exponent)]
         }
         return sa == sb ? 0 : (sa < sb ? -1 : 1)
     }

@@ -21,14 +21,14 @@ extension Evaluation: AnswerContent {
 
     @inline(__always)
     func forEachValue(_ body: (String, JSONValue) -> Void) {
-        for s in layout.outputOrder where isVisible(s) && !layout.fields[s].flags.contains(.secret) {
+        for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
             // The canonical value, or the value as sent when the field's kind cannot hold it.
             if origin[s] != .stored {
                 let m = Int(sentMember[s])
                 guard m >= 0 else { continue }
-                body(layout.ids[s], submission.members[m].value)
+                body(slotMap.ids[s], submission.members[m].value)
             } else if let v = stored[s] {
-                body(layout.ids[s], v)
+                body(slotMap.ids[s], v)
             }
         }
     }
@@ -36,24 +36,24 @@ extension Evaluation: AnswerContent {
     @inline(__always)
     func forEachLabelList(_ body: (String, [String]) -> Void) {
         guard plan.hasMultipleChoice else { return }
-        for s in layout.outputOrder {
-            if let labels = choiceLabels(s) { body(layout.ids[s], labels) }
+        for s in slotMap.outputOrder {
+            if let labels = choiceLabels(s) { body(slotMap.ids[s], labels) }
         }
     }
 
     @inline(__always)
     func forEachField(_ body: (String, Bool, Bool, Bool) -> Void) {
-        for s in layout.outputOrder {
+        for s in slotMap.outputOrder {
             let visible = isVisible(s)
-            body(layout.ids[s], visible, !disabled[s], visible && plan.spec(layout.fields[s].spec).validations?.required == true)
+            body(slotMap.ids[s], visible, !disabled[s], visible && plan.spec(slotMap.fields[s].spec).validations?.required == true)
         }
     }
 
     @inline(__always)
     func forEachSection(_ body: (String, Bool) -> Void) {
-        for o in layout.sectionOrder {
+        for o in slotMap.sectionOrder {
             let ss = Int(o)
-            guard let id = layout.sections[ss].id else { continue }
+            guard let id = slotMap.sections[ss].id else { continue }
             body(id, !sectionHidden[ss])
         }
     }
@@ -77,11 +77,11 @@ extension Evaluation: AnswerContent {
 
     @inline(__always)
     func forEachHidden(_ body: (String) -> Void) {
-        for s in layout.outputOrder where !isVisible(s) { body(layout.ids[s]) }
+        for s in slotMap.outputOrder where !isVisible(s) { body(slotMap.ids[s]) }
     }
 
     @inline(__always)
     func forEachDisabled(_ body: (String) -> Void) {
-        for s in layout.outputOrder where disabled[s] { body(layout.ids[s]) }
+        for s in slotMap.outputOrder where disabled[s] { body(slotMap.ids[s]) }
     }
 }

@@ -27,13 +27,13 @@ extension FormState {
             labels[member.key] = try items.map { (item) throws(FormAnswerError) -> String in try string(item, "a label") }
         }
         self.labels = labels
-        var errors: [Error] = []
+        var errors: [ValidationError] = []
         for e in o["errors"]?.arrayValue ?? [] {
-            let subject: Error.Subject
+            let subject: ValidationError.Subject
             if let f = e["field"]?.stringValue { subject = .field(f) } else if let s = e["section"]?.stringValue { subject = .section(s) } else { subject = .form }
             let params = (e["params"]?.objectValue?.members ?? []).map { (key: $0.key, value: $0.value) }
             errors.append(
-                Error(
+                ValidationError(
                     subject: subject, code: try string(e["code"], "code"), message: try string(e["message"], "message"), params: params,
                     messageKey: e["message_key"]?.stringValue))
         }

@@ -65,7 +65,7 @@ final class ServedForms: @unchecked Sendable {
         forms = try folder.subfolder("Forms")
         try folder.write("Forms/contact.json", Fixtures.contact)
         try folder.write("Forms/trailing.json", Fixtures.trailing)
-        try folder.write("Forms/wide.json", Fixtures.wide(title: "Wide", count: 40))
+        try folder.write("Forms/wide.json", Fixtures.wide(title: "UInt256", count: 40))
         for (name, text) in extra { try folder.write("Forms/\(name)", text) }
         server = try FormdServerProcess(forms: forms, environment: environment, directory: folder.url)
     }

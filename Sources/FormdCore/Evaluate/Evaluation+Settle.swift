@@ -9,15 +9,15 @@ extension Evaluation {
     mutating func settle() {
         let baseHidden = hidden
         let baseDisabled = disabled
-        // Sources of structural targets in this layout, in definition order.
+        // Sources of structural targets in this slotMap, in definition order.
         var sources: [Int] = []
-        for s in layout.outputOrder where layout.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
+        for s in slotMap.outputOrder where slotMap.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
         // (fields + 1) rounds, counting the definition's fields rather than the request's slots:
         // a chain of targets runs through the definition's fields (an instance's targets reach its
         // own instance and the static fields), so more instances do not need more rounds, and a
         // request with thousands of instances of mutually hiding fields cannot make the loop
         // quadratic (SEMANTICS §5.3, §11).
-        let maxRounds = min(layout.fields.count, 2 * plan.definitionFieldCount) + 1
+        let maxRounds = min(slotMap.fields.count, 2 * plan.definitionFieldCount) + 1
         var round = 0
         // Whether the formulas / targets may compute something else than last time.
         var formulasDirty = true
@@ -45,11 +45,11 @@ extension Evaluation {
                 enables.removeAll(keepingCapacity: true)
                 disables.removeAll(keepingCapacity: true)
                 for s in sources where isVisible(s) && hasValue(s) {
-                    let ref = layout.fields[s].spec
+                    let ref = slotMap.fields[s].spec
                     var selected: Int32 = -1
                     // A multiple choice: every chosen option's targets are in force (SEMANTICS §5.2).
                     var chosen: [JSONValue]?
-                    if layout.fields[s].flags.contains(.hasOptions) {
+                    if slotMap.fields[s].flags.contains(.hasOptions) {
                         guard let v = value(s) else { continue }
                         if case .array(let items) = v {
                             chosen = items
@@ -83,7 +83,7 @@ extension Evaluation {
                 }
                 newHidden = baseHidden
                 newDisabled = baseDisabled
-                newSectionHidden = Array(repeating: false, count: layout.sections.count)
+                newSectionHidden = Array(repeating: false, count: slotMap.sections.count)
                 for f in shows { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false) }
                 for f in hides { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true) }
                 var unused = newSectionHidden
@@ -101,12 +101,12 @@ extension Evaluation {
             if stable || round >= maxRounds {
                 if !stable {
                     var names: [String] = []
-                    for s in layout.outputOrder
+                    for s in slotMap.outputOrder
                     where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s] != stored[s] } ?? false)
-                        || sectionHidden[layout.fields[s].sectionSlot]
-                            != newSectionHidden[layout.fields[s].sectionSlot]
+                        || sectionHidden[slotMap.fields[s].sectionSlot]
+                            != newSectionHidden[slotMap.fields[s].sectionSlot]
                     {
-                        names.append(layout.ids[s])
+                        names.append(slotMap.ids[s])
                     }
                     unstableFields = names
                 }
@@ -124,7 +124,7 @@ extension Evaluation {
                     for f in list {
                         let e = Int(f.edge)
                         var id = plan.edges[e].idText
-                        let instance = layout.fields[Int(f.source)].instance
+                        let instance = slotMap.fields[Int(f.source)].instance
                         if instance >= 0 && plan.edges[e].idHasIndex { id = IndexPlaceholder.substitute(id, instance) }
                         let action = Action(id: id, type: plan.edges[e].typeText, action: plan.edges[e].action, value: nil)
                         Self.record(action, into: &recorded, seen: &seen)
@@ -137,10 +137,10 @@ extension Evaluation {
             // (the formulas ran in dependency order, so they agree with each other).
             formulasDirty = false
             if visibilityChanged {
-                for s in layout.fields.indices {
-                    let section = layout.fields[s].sectionSlot
+                for s in slotMap.fields.indices {
+                    let section = slotMap.fields[s].sectionSlot
                     guard newHidden[s] != hidden[s] || newSectionHidden[section] != sectionHidden[section] else { continue }
-                    let flags = layout.fields[s].flags
+                    let flags = slotMap.fields[s].flags
                     if flags.contains(.formulaInput) { formulasDirty = true }
                     if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetsDirty = true }
                     if formulasDirty && targetsDirty { break }
@@ -160,13 +160,13 @@ extension Evaluation {
     }
 
     private func apply(_ f: Fired, fields: inout [Bool], sections: inout [Bool], flag: Bool) {
-        let slot = layout.fields[Int(f.source)]
+        let slot = slotMap.fields[Int(f.source)]
         let template = Int(slot.spec.template)
         switch plan.edges[Int(f.edge)].destination {
         case .field(let ref):
-            if let d = layout.slot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) { fields[d] = flag }
+            if let d = slotMap.slot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) { fields[d] = flag }
         case .section(let ref):
-            if let d = layout.sectionSlot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) {
+            if let d = slotMap.sectionSlot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) {
                 sections[d] = flag
             }
         case .nothing: break
@@ -176,8 +176,8 @@ extension Evaluation {
     /// `{"id", "type", "action"}` (plus `"value"`) of a target; ids get `:index` substituted.
     func action(_ t: TargetSpec, from source: Int?, value: JSONValue?) -> Action {
         var id = t.idText
-        if let s = source, layout.fields[s].instance >= 0 {
-            id = IndexPlaceholder.substitute(id, layout.fields[s].instance)
+        if let s = source, slotMap.fields[s].instance >= 0 {
+            id = IndexPlaceholder.substitute(id, slotMap.fields[s].instance)
         }
         return Action(id: id, type: t.typeText, action: t.action, value: value)
     }
@@ -194,9 +194,9 @@ extension Evaluation {
         for node in plan.formulaOrder {
             switch node {
             case .field(let i):
-                changed = computeFormula(slot: layout.staticSlot[i], targetInputChanged: &targetInputChanged) || changed
+                changed = computeFormula(slot: slotMap.staticSlot[i], targetInputChanged: &targetInputChanged) || changed
             case .template(let t, let a):
-                for base in layout.instanceBase[t] {
+                for base in slotMap.instanceBase[t] {
                     changed = computeFormula(slot: base + a, targetInputChanged: &targetInputChanged) || changed
                 }
             }
@@ -205,13 +205,13 @@ extension Evaluation {
     }
 
     private mutating func computeFormula(slot s: Int, targetInputChanged: inout Bool) -> Bool {
-        let flags = layout.fields[s].flags
+        let flags = slotMap.fields[s].flags
         guard flags.contains(.hasFormula) else { return false }
         let result = formulaValue(slot: s)
         // Formula slots never hold the submitted value (they are not coerced): `stored` is theirs.
         if result != stored[s] {
             stored[s] = result
-            let spec = layout.fields[s].spec
+            let spec = slotMap.fields[s].spec
             if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }
             return true
@@ -221,7 +221,7 @@ extension Evaluation {
 
     /// The value of slot `s`'s formula: its program when numeric, else its text template.
     mutating func formulaValue(slot s: Int) -> JSONValue? {
-        let ref = layout.fields[s].spec
+        let ref = slotMap.fields[s].spec
         let program = plan.programs[ref]
         guard program.depth > 0 else {
             let spec = plan.spec(ref)

@@ -3,10 +3,10 @@ extension Evaluation {
     /// The titles of the options a visible multiple choice in slot `s` has chosen; nil for any
     /// other field, and for one without a value or with a value it cannot hold.
     func choiceLabels(_ s: Int) -> [String]? {
-        guard layout.fields[s].flags.contains(.hasOptions), isVisible(s), origin[s] == .stored,
+        guard slotMap.fields[s].flags.contains(.hasOptions), isVisible(s), origin[s] == .stored,
             case .array(let chosen)? = stored[s]
         else { return nil }
-        let spec = plan.spec(layout.fields[s].spec)
+        let spec = plan.spec(slotMap.fields[s].spec)
         guard spec.kind == .multiSelect else { return nil }
         return chosen.compactMap { spec.option(for: $0)?.label(for: options.locale) }
     }
@@ -27,14 +27,14 @@ extension Evaluation {
                 }
                 continue
             }
-            let flags = layout.fields[slot].flags
+            let flags = slotMap.fields[slot].flags
             let reason: DropReason?
             if !flags.contains(.holdsValue) {
                 reason = .notInput
             } else if !isVisible(slot) {
                 reason = .hidden
             } else if flags.contains(.hasFormula) {
-                let spec = plan.spec(layout.fields[slot].spec)
+                let spec = plan.spec(slotMap.fields[slot].spec)
                 reason = Self.sameValue(sent: members[m].value, computed: stored[slot], spec: spec) ? nil : .computed
             } else if cleared[slot] && !hasValue(slot) {
                 reason = .cleared

@@ -87,9 +87,9 @@ final class OptionSpec: Sendable {
 }
 
 extension FieldSpec {
-    /// This field's entry in `Layout.FieldSlot.flags`.
-    var slotFlags: Layout.Flags {
-        var f: Layout.Flags = []
+    /// This field's entry in `SlotMap.FieldSlot.flags`.
+    var slotFlags: SlotMap.Flags {
+        var f: SlotMap.Flags = []
         if holdsValue { f.insert(.holdsValue) }
         if formula != nil { f.insert(.hasFormula) }
         if hasOptions { f.insert(.hasOptions) }

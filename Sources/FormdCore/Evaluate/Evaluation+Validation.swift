@@ -3,14 +3,14 @@ import Foundation
 /// SEMANTICS §6: every visible field is checked; `required` and `type` stop a field's checks.
 extension Evaluation {
     mutating func validate() {
-        for o in layout.sectionOrder.indices {
-            let ss = Int(layout.sectionOrder[o])
-            if layout.sections[ss].instance < 0 && plan.sectionIsDynamic[layout.sections[ss].section] {
+        for o in slotMap.sectionOrder.indices {
+            let ss = Int(slotMap.sectionOrder[o])
+            if slotMap.sections[ss].instance < 0 && plan.sectionIsDynamic[slotMap.sections[ss].section] {
                 validateInstances(sectionSlot: ss)
             }
-            let range = layout.sectionFields[ss]
+            let range = slotMap.sectionFields[ss]
             for s in Int(range.lowerBound)..<Int(range.upperBound)
-            where isVisible(s) && layout.fields[s].flags.contains(.holdsValue) {
+            where isVisible(s) && slotMap.fields[s].flags.contains(.holdsValue) {
                 validateField(s)
             }
         }
@@ -24,9 +24,9 @@ extension Evaluation {
 
     private mutating func validateInstances(sectionSlot ss: Int) {
         guard !sectionHidden[ss] else { return }
-        let spec = plan.sections[layout.sections[ss].section]
+        let spec = plan.sections[slotMap.sections[ss].section]
         guard let t = spec.template, let id = spec.id else { return }
-        let count = max(layout.instances[t].count, requestedInstances.isEmpty ? 0 : requestedInstances[t])
+        let count = max(slotMap.instances[t].count, requestedInstances.isEmpty ? 0 : requestedInstances[t])
         let label = spec.section.raw["title"].flatMap { LocalizedText(json: $0)?.resolved(for: options.locale) } ?? id
         if let min = spec.section.minInstances, count < min {
             errors.append(makeError(.section(id), .minInstances, params: [("min", .int(min))], label: label, fieldMessages: nil))
@@ -44,26 +44,26 @@ extension Evaluation {
     /// value's storage, a memory access per field that on large forms missed the caches (the
     /// length of a native string is in the `String` itself).
     private mutating func validateField(_ s: Int) {
-        let ref = layout.fields[s].spec
+        let ref = slotMap.fields[s].spec
         guard plan.checks[ref].flags.contains(.pureForm), let rules = plan.spec(ref).validations?.pureForm else {
             return validateFieldChecks(s)
         }
         let before = errors.count
         // A required switch of a PureForm input must be on (unless `false_passes_required`).
         if rules.rules.requireTrue, isVisible(s), value(s) == .bool(false),
-            mode == .validate || changedIDs.contains(layout.ids[s])
+            mode == .validate || changedIDs.contains(slotMap.ids[s])
         {
             fieldError(s, .required, params: [])
         } else {
             validateFieldChecks(s)
             // `empty_values_differ`: PureForm's equal_next / equal_previous failed when either side
             // was empty; formd's compare skips those.
-            let slot = layout.fields[s]
+            let slot = slotMap.fields[s]
             if rules.rules.quirks.contains(.emptyValuesDiffer), origin[s] != .invalid, let c = plan.compares[slot.spec],
-                let o = layout.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
+                let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
                 value(s) == nil || effectiveValue(o) == nil
             {
-                fieldError(s, .compare, params: [("other", .string(layout.ids[o])), ("rule", .string("=="))])
+                fieldError(s, .compare, params: [("other", .string(slotMap.ids[o])), ("rule", .string("=="))])
             }
         }
         guard errors.count > before else { return }
@@ -71,7 +71,7 @@ extension Evaluation {
         // Evaluate reports what PureForm checked on change: the immediate rules of changed
         // inputs (and a value the input cannot hold).
         if mode == .evaluate {
-            let changed = changedIDs.contains(layout.ids[s])
+            let changed = changedIDs.contains(slotMap.ids[s])
             mine = mine.filter { changed && ($0.code == .type || rules.immediateCodes.contains($0.code)) }
         }
         // `first_failure_only`: the failing rule written first.
@@ -83,7 +83,7 @@ extension Evaluation {
     }
 
     private mutating func validateFieldChecks(_ s: Int) {
-        let ref = layout.fields[s].spec
+        let ref = slotMap.fields[s].spec
         let checks = plan.checks[ref]
         if !textTooLong.isEmpty, textTooLong.contains(s) {
             fieldError(s, .textTooLong, params: [("max", .int(options.maxTextBytes))])
@@ -96,7 +96,7 @@ extension Evaluation {
         }
         // An empty multiple choice chose nothing: no value for the checks (SEMANTICS §6).
         if origin[s] != .sent && (stored[s].isNone || stored[s] == .array([])) {
-            if checks.flags.contains(.required), mode == .validate || changedIDs.contains(layout.ids[s]) {
+            if checks.flags.contains(.required), mode == .validate || changedIDs.contains(slotMap.ids[s]) {
                 fieldError(s, .required, params: [])
             }
             return
@@ -144,7 +144,7 @@ extension Evaluation {
 
     /// `format`, `compare_to`, id checks and the selection counts of a multiple choice.
     private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks) {
-        let slot = layout.fields[s]
+        let slot = slotMap.fields[s]
         let spec = checks.flags.contains(.rare) ? plan.spec(slot.spec) : nil
         if let pure = spec?.validations?.pureForm { validatePureForm(s, v, pure) }
         if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules = spec?.validations {
@@ -157,10 +157,10 @@ extension Evaluation {
             fieldError(s, .format, params: [("pattern", .string(pattern.source))])
         }
         if checks.flags.contains(.compare), let c = plan.compares[slot.spec],
-            let o = layout.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
+            let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
             let other = effectiveValue(o), !compare(v, other, kind: c.kind, c.rule)
         {
-            fieldError(s, .compare, params: [("other", .string(layout.ids[o])), ("rule", .string(c.rule.rawValue))])
+            fieldError(s, .compare, params: [("other", .string(slotMap.ids[o])), ("rule", .string(c.rule.rawValue))])
         }
         if let check = spec?.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
             fieldError(s, check.errorCode, params: [])
@@ -185,13 +185,13 @@ extension Evaluation {
     private mutating func fieldError(
         _ s: Int, _ code: ErrorCode, params: [(key: String, value: JSONValue)], messageKey: String? = nil
     ) {
-        let slot = layout.fields[s]
+        let slot = slotMap.fields[s]
         let spec = plan.spec(slot.spec)
         let label =
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
         var error = makeError(
-            .field(layout.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable)
+            .field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable)
         if let pure = spec.validations?.pureForm {
             error.messageKey = messageKey ?? (code == .compare ? pure.rules.compareKey : pure.rules.messageKey(for: code))
         }

@@ -157,7 +157,7 @@ struct EvaluationEnvironment: ExpressionEnvironment {
         self.base = base
         self.use = use
         if context >= 0 {
-            let slot = evaluation.pointee.layout.fields[context]
+            let slot = evaluation.pointee.slotMap.fields[context]
             contextTemplate = Int(slot.spec.template)
             contextOrdinal = slot.ordinal
         } else {
@@ -168,7 +168,7 @@ struct EvaluationEnvironment: ExpressionEnvironment {
 
     func operand(_ slot: Int) -> Operand {
         guard case .scalar(let ref) = refs[base + slot] else { return .missing }
-        guard let s = evaluation.pointee.layout.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal)
+        guard let s = evaluation.pointee.slotMap.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal)
         else { return .missing }
         return Evaluation.operand(evaluation, s, use: use)
     }
@@ -176,17 +176,17 @@ struct EvaluationEnvironment: ExpressionEnvironment {
     func forEachAggregateValue(_ slot: Int, _ body: (Operand) -> Void) {
         guard case .aggregate(let t, let a) = refs[base + slot] else { return }
         let e = evaluation
-        for base in e.pointee.layout.instanceBase[t] { body(Evaluation.operand(e, base + a, use: use)) }
+        for base in e.pointee.slotMap.instanceBase[t] { body(Evaluation.operand(e, base + a, use: use)) }
     }
 
     func choices(_ slot: Int) -> [JSONValue]? {
         guard case .scalar(let ref) = refs[base + slot] else { return nil }
         let e = evaluation
-        guard let s = e.pointee.layout.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal),
-            e.pointee.layout.fields[s].flags.contains(.hasOptions),
-            e.pointee.plan.spec(e.pointee.layout.fields[s].spec).kind == .multiSelect
+        guard let s = e.pointee.slotMap.slot(of: ref, contextTemplate: contextTemplate, contextOrdinal: contextOrdinal),
+            e.pointee.slotMap.fields[s].flags.contains(.hasOptions),
+            e.pointee.plan.spec(e.pointee.slotMap.fields[s].spec).kind == .multiSelect
         else { return nil }
-        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.layout.fields[s].sectionSlot],
+        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot],
             case .array(let chosen)? = e.pointee.origin[s] == .sent
                 ? e.pointee.submission.members[Int(e.pointee.sentMember[s])].value : e.pointee.stored[s]
         else { return [] }
@@ -208,17 +208,17 @@ extension Evaluation {
     /// The operand slot `s` gives an expression. Static and on a pointer: called as a method on
     /// `pointer.pointee`, the whole `Evaluation` was copied (two dozen retains) per operand.
     static func operand(_ e: UnsafePointer<Evaluation>, _ s: Int, use: EvaluationEnvironment.Use) -> Operand {
-        let flags = e.pointee.layout.fields[s].flags
-        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.layout.fields[s].sectionSlot],
+        let flags = e.pointee.slotMap.fields[s].flags
+        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot],
             // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
             let v = e.pointee.origin[s] == .sent
                 ? e.pointee.submission.members[Int(e.pointee.sentMember[s])].value : e.pointee.stored[s]
         else { return .missing }
         if flags.contains(.hasOptions), case .array(let chosen) = v {
-            return multipleChoiceOperand(e, chosen, e.pointee.layout.fields[s].spec, use: use)
+            return multipleChoiceOperand(e, chosen, e.pointee.slotMap.fields[s].spec, use: use)
         }
         if use == .formula && flags.contains(.hasOptions) {
-            guard let n = e.pointee.plan.optionNumber(for: v, e.pointee.layout.fields[s].spec) else { return .missing }
+            guard let n = e.pointee.plan.optionNumber(for: v, e.pointee.slotMap.fields[s].spec) else { return .missing }
             return .number(n)
         }
         switch v {
@@ -238,7 +238,7 @@ extension Evaluation {
     /// options' `value`s (no value when none has one), in text templates its ids joined by ", ",
     /// in conditions its number of chosen options.
     private static func multipleChoiceOperand(
-        _ e: UnsafePointer<Evaluation>, _ chosen: [JSONValue], _ ref: Layout.SpecRef, use: EvaluationEnvironment.Use
+        _ e: UnsafePointer<Evaluation>, _ chosen: [JSONValue], _ ref: SlotMap.SpecRef, use: EvaluationEnvironment.Use
     ) -> Operand {
         switch use {
         case .formula:
@@ -259,8 +259,8 @@ extension Evaluation {
 
     /// `conditionHolds` for a condition recognised as `SimpleComparison` reading `variable`.
     mutating func simpleHolds(_ comparison: SimpleComparison, _ variable: FieldRef, context: Int) -> Bool {
-        let slot = layout.fields[context]
-        guard let s = layout.slot(of: variable, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal)
+        let slot = slotMap.fields[context]
+        guard let s = slotMap.slot(of: variable, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal)
         else { return comparison.holds(.missing) }
         return withUnsafePointer(to: &self) { comparison.holds(Evaluation.operand($0, s, use: .condition)) }
     }

@@ -14,7 +14,7 @@ package struct StateSnapshot: Sendable, Equatable {
     }
 
     struct Field: Sendable, Equatable {
-        let spec: Layout.SpecRef
+        let spec: SlotMap.SpecRef
         let flags: Flags
         /// Hash of the value's JSON text (0 without a value).
         let value: UInt64
@@ -84,30 +84,30 @@ extension Evaluation {
             }
         }
         var sections: [StateSnapshot.Section] = []
-        sections.reserveCapacity(layout.sectionOrder.count)
-        for o in layout.sectionOrder {
+        sections.reserveCapacity(slotMap.sectionOrder.count)
+        for o in slotMap.sectionOrder {
             let ss = Int(o)
-            let slot = layout.sections[ss]
+            let slot = slotMap.sections[ss]
             var fields: [StateSnapshot.Field] = []
-            let range = layout.sectionFields[ss]
+            let range = slotMap.sectionFields[ss]
             fields.reserveCapacity(range.count)
             for s in Int(range.lowerBound)..<Int(range.upperBound) {
                 let visible = isVisible(s)
                 var flags: StateSnapshot.Flags = []
                 if visible { flags.insert(.visible) }
                 if !disabled[s] { flags.insert(.enabled) }
-                if visible && plan.spec(layout.fields[s].spec).validations?.required == true { flags.insert(.required) }
+                if visible && plan.spec(slotMap.fields[s].spec).validations?.required == true { flags.insert(.required) }
                 var valueHash: UInt64 = 0
                 if let v = outputValue(s) {
                     flags.insert(.hasValue)
                     valueHash = StateSnapshot.hash(value: v)
                 }
                 var errorHash: UInt64 = 0
-                if let list = byID[layout.ids[s]] {
+                if let list = byID[slotMap.ids[s]] {
                     flags.insert(.hasErrors)
                     errorHash = StateSnapshot.hash(errors: list)
                 }
-                fields.append(StateSnapshot.Field(spec: layout.fields[s].spec, flags: flags, value: valueHash, errors: errorHash))
+                fields.append(StateSnapshot.Field(spec: slotMap.fields[s].spec, flags: flags, value: valueHash, errors: errorHash))
             }
             var flags: StateSnapshot.Flags = sectionHidden[ss] ? [] : .visible
             var errorHash: UInt64 = 0
@@ -123,7 +123,7 @@ extension Evaluation {
 
     /// The value `values` carries for slot `s` (as `writeValues` writes it), nil when absent.
     func outputValue(_ s: Int) -> JSONValue? {
-        guard isVisible(s), !layout.fields[s].flags.contains(.secret) else { return nil }
+        guard isVisible(s), !slotMap.fields[s].flags.contains(.secret) else { return nil }
         if origin[s] != .stored {
             let m = Int(sentMember[s])
             return m >= 0 ? submission.members[m].value : nil

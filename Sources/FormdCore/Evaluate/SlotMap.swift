@@ -2,7 +2,7 @@
 /// Output order (`outputOrder`, `sectionOrder`) is the static sections with each dynamic
 /// section's instances right after it, by index, their fields in template order (SEMANTICS §7);
 /// slot numbers put the static fields first (shared by every request) and instances after.
-struct Layout: Sendable {
+struct SlotMap: Sendable {
     struct SpecRef: Hashable, Sendable {
         /// -1 for fields outside templates.
         var template: Int32
@@ -28,7 +28,7 @@ struct Layout: Sendable {
         static let secret = Flags(rawValue: 512)
     }
 
-    /// 24 bytes, no references (ids are in `Layout.ids`): every pass of an evaluation reads
+    /// 24 bytes, no references (ids are in `SlotMap.ids`): every pass of an evaluation reads
     /// these. Instance numbers have at most 9 digits (`InstanceKey`), so 32 bits hold them.
     struct FieldSlot: Sendable {
         let spec: SpecRef
@@ -59,7 +59,7 @@ struct Layout: Sendable {
         let id: String?
     }
 
-    /// Field slots: the static fields first, numbered as in the layout without instances and
+    /// Field slots: the static fields first, numbered as in the slotMap without instances and
     /// shared with it (a request with instances does not copy them), then the instances' fields.
     struct FieldSlots: Sendable {
         let statics: [FieldSlot]
@@ -70,7 +70,7 @@ struct Layout: Sendable {
         }
 
         var count: Int { statics.count + instances.count }
-        /// Slot numbers, not output order (see `Layout.outputOrder`).
+        /// Slot numbers, not output order (see `SlotMap.outputOrder`).
         var indices: Range<Int> { 0..<count }
     }
 
@@ -86,7 +86,7 @@ struct Layout: Sendable {
             s < statics.count ? statics[s] : instances[s - statics.count]
         }
     }
-    /// Section slots: static sections first (as in the layout without instances), then the
+    /// Section slots: static sections first (as in the slotMap without instances), then the
     /// instances' sections.
     var sections: [SectionSlot] = []
     /// Per section slot: its fields' slots (static sections list their own fields, not instances').
@@ -104,7 +104,7 @@ struct Layout: Sendable {
     /// Per template, per ordinal: the instance's section slot.
     var instanceSection: [[Int]] = []
 
-    /// The layout without instances (built once per plan).
+    /// The slotMap without instances (built once per plan).
     init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>) {
         var slots: [FieldSlot] = []
         var staticIDs: [String] = []
@@ -134,9 +134,9 @@ struct Layout: Sendable {
         instanceSection = instances
     }
 
-    /// The layout of one request: `base` (the plan's layout without instances) with the given
+    /// The slotMap of one request: `base` (the plan's slotMap without instances) with the given
     /// instances (per template, instance numbers in order) added after its slots.
-    init(base: Layout, sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>, instances: [[Int]]) {
+    init(base: SlotMap, sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>, instances: [[Int]]) {
         self = base
         self.instances = instances
         var instanceFields: [FieldSlot] = []

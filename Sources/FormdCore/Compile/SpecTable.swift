@@ -11,7 +11,7 @@ struct SpecTable<Element: Sendable>: Sendable {
         self.templates = templates.map { $0.fields.map(make) }
     }
 
-    @inline(__always) subscript(ref: Layout.SpecRef) -> Element {
+    @inline(__always) subscript(ref: SlotMap.SpecRef) -> Element {
         get { ref.template < 0 ? statics[Int(ref.index)] : templates[Int(ref.template)][Int(ref.index)] }
         set {
             if ref.template < 0 {
@@ -25,7 +25,7 @@ struct SpecTable<Element: Sendable>: Sendable {
     @inline(__always) subscript(staticField i: Int) -> Element { statics[i] }
 }
 
-extension Layout.SpecRef {
+extension SlotMap.SpecRef {
     static func staticField(_ i: Int) -> Self { Self(template: -1, index: Int32(i)) }
     static func attribute(_ t: Int, _ a: Int) -> Self { Self(template: Int32(t), index: Int32(a)) }
 }

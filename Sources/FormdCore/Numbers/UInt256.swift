@@ -1,7 +1,7 @@
 /// An unsigned 256-bit integer with only what `FormNumber` needs: the product of two
 /// 38-digit significands, and dividends scaled to 77 digits. Every operation here is used
 /// inside those bounds; a result past 2^256 would be a bug and traps.
-struct Wide: Equatable, Comparable {
+struct UInt256: Equatable, Comparable {
     var high: UInt128
     var low: UInt128
 
@@ -17,62 +17,62 @@ struct Wide: Equatable, Comparable {
 
     var isZero: Bool { high == 0 && low == 0 }
 
-    static func < (a: Wide, b: Wide) -> Bool {
+    static func < (a: UInt256, b: UInt256) -> Bool {
         a.high != b.high ? a.high < b.high : a.low < b.low
     }
 
     /// The full product of two 128-bit values.
-    static func product(_ a: UInt128, _ b: UInt128) -> Wide {
+    static func product(_ a: UInt128, _ b: UInt128) -> UInt256 {
         let p = a.multipliedFullWidth(by: b)
-        return Wide(high: p.high, low: p.low)
+        return UInt256(high: p.high, low: p.low)
     }
 
     /// `self * m`, which must fit in 256 bits.
-    func times(_ m: UInt128) -> Wide {
+    func times(_ m: UInt128) -> UInt256 {
         let lowPart = low.multipliedFullWidth(by: m)
         let (highPart, overflow) = high.multipliedReportingOverflow(by: m)
-        precondition(!overflow, "Wide.times overflow")
-        return Wide(high: highPart + lowPart.high, low: lowPart.low)
+        precondition(!overflow, "UInt256.times overflow")
+        return UInt256(high: highPart + lowPart.high, low: lowPart.low)
     }
 
     /// `self * 10^n`, which must fit in 256 bits.
-    func timesPowerOfTen(_ n: Int) -> Wide {
+    func timesPowerOfTen(_ n: Int) -> UInt256 {
         var r = self
         var left = n
         while left > 0 {
             let step = Swift.min(left, 38)
-            r = r.times(Wide.powersOfTen[step])
+            r = r.times(UInt256.powersOfTen[step])
             left -= step
         }
         return r
     }
 
-    static func + (a: Wide, b: Wide) -> Wide {
+    static func + (a: UInt256, b: UInt256) -> UInt256 {
         let (low, carry) = a.low.addingReportingOverflow(b.low)
-        return Wide(high: a.high + b.high + (carry ? 1 : 0), low: low)
+        return UInt256(high: a.high + b.high + (carry ? 1 : 0), low: low)
     }
 
     /// `a - b` for `a >= b`.
-    static func - (a: Wide, b: Wide) -> Wide {
+    static func - (a: UInt256, b: UInt256) -> UInt256 {
         let (low, borrow) = a.low.subtractingReportingOverflow(b.low)
-        return Wide(high: a.high - b.high - (borrow ? 1 : 0), low: low)
+        return UInt256(high: a.high - b.high - (borrow ? 1 : 0), low: low)
     }
 
     /// Quotient and remainder by a non-zero 128-bit divisor.
-    func divided(by d: UInt128) -> (quotient: Wide, remainder: UInt128) {
+    func divided(by d: UInt128) -> (quotient: UInt256, remainder: UInt128) {
         let (qHigh, rHigh) = high.quotientAndRemainder(dividingBy: d)
         let (qLow, r) = d.dividingFullWidth((high: rHigh, low: low))
-        return (Wide(high: qHigh, low: qLow), r)
+        return (UInt256(high: qHigh, low: qLow), r)
     }
 
     /// Quotient by 10^n and whether the remainder is non-zero (any n >= 0).
-    func divided(byPowerOfTen n: Int) -> (quotient: Wide, inexact: Bool) {
+    func divided(byPowerOfTen n: Int) -> (quotient: UInt256, inexact: Bool) {
         var q = self
         var inexact = false
         var left = n
         while left > 0 && !q.isZero {
             let step = Swift.min(left, 38)
-            let (next, r) = q.divided(by: Wide.powersOfTen[step])
+            let (next, r) = q.divided(by: UInt256.powersOfTen[step])
             if r != 0 { inexact = true }
             q = next
             left -= step
@@ -82,8 +82,8 @@ struct Wide: Equatable, Comparable {
 
     /// The number of decimal digits (0 for zero).
     var decimalDigits: Int {
-        if high == 0 { return Wide.decimalDigits(low) }
-        let (q, _) = divided(by: Wide.powersOfTen[38])
+        if high == 0 { return UInt256.decimalDigits(low) }
+        let (q, _) = divided(by: UInt256.powersOfTen[38])
         return 38 + q.decimalDigits
     }
 

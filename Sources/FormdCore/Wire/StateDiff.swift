@@ -168,11 +168,11 @@ extension Evaluation {
         var newSectionIDs = Set<String>()
         w.key("fields")
         w.beginObject()
-        // The snapshot's sections are the layout's, in the same order, fields and all.
-        for (k, o) in layout.sectionOrder.enumerated() {
-            let range = layout.sectionFields[Int(o)]
+        // The snapshot's sections are the slotMap's, in the same order, fields and all.
+        for (k, o) in slotMap.sectionOrder.enumerated() {
+            let range = slotMap.sectionFields[Int(o)]
             for (j, s) in (Int(range.lowerBound)..<Int(range.upperBound)).enumerated() {
-                let id = layout.ids[s]
+                let id = slotMap.ids[s]
                 newFieldIDs.insert(id)
                 let now = current.sections[k].fields[j]
                 let before = oldFieldByID[id]

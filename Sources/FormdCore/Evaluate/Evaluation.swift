@@ -1,6 +1,6 @@
 /// The per-request state of one form: a pure function of (plan, values, changed) (SEMANTICS §5.3).
 ///
-/// Arrays are indexed by field slot (`Layout.fields`) or section slot (`Layout.sections`); the
+/// Arrays are indexed by field slot (`SlotMap.fields`) or section slot (`SlotMap.sections`); the
 /// settle loop swaps whole flag arrays, so a round costs O(fields + targets).
 package struct Evaluation: Sendable {
     package enum Mode: Sendable { case validate, evaluate }
@@ -21,7 +21,7 @@ package struct Evaluation: Sendable {
     let plan: FormPlan
     let mode: Mode
     let options: EvaluationOptions
-    var layout: Layout
+    var slotMap: SlotMap
 
     /// Where a slot's value is.
     enum ValueOrigin: UInt8 {
@@ -90,7 +90,7 @@ package struct Evaluation: Sendable {
         // not depend on the instances, so keys naming static fields are placed right away; keys
         // of instances wait until the instances are known.
         submission = values
-        let staticCount = plan.staticLayout.fields.count
+        let staticCount = plan.staticSlotMap.fields.count
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
         memberSlot = Array(repeating: -1, count: values.count)
@@ -102,7 +102,7 @@ package struct Evaluation: Sendable {
         for m in members.indices {
             switch plan.route(members[m].key, expected: &next) {
             case .field(let i):
-                let slot = plan.staticLayout.staticSlot[i]
+                let slot = plan.staticSlotMap.staticSlot[i]
                 if sentMember[slot] < 0 {
                     sentMember[slot] = Int32(m)
                     memberSlot[m] = Int32(slot)
@@ -125,20 +125,20 @@ package struct Evaluation: Sendable {
             if instanceSets[t].count > cap { instanceSets[t] = Set(instanceSets[t].sorted().prefix(cap)) }
         }
         if instanceSets.contains(where: { !$0.isEmpty }) {
-            layout = Layout(
-                base: plan.staticLayout, sections: plan.sections, templates: plan.templates, flags: plan.flags,
+            slotMap = SlotMap(
+                base: plan.staticSlotMap, sections: plan.sections, templates: plan.templates, flags: plan.flags,
                 instances: instanceSets.map { $0.sorted() })
         } else {
-            layout = plan.staticLayout
+            slotMap = plan.staticSlotMap
         }
-        let n = layout.fields.count
+        let n = slotMap.fields.count
         sentMember.append(contentsOf: repeatElement(-1, count: n - staticCount))
         for p in pending {
-            guard let o = layout.ordinal(template: p.template, instance: p.index) else {
+            guard let o = slotMap.ordinal(template: p.template, instance: p.index) else {
                 memberSlot[p.member] = Self.overLimitMember
                 continue
             }
-            let slot = layout.instanceBase[p.template][o] + p.attr
+            let slot = slotMap.instanceBase[p.template][o] + p.attr
             // A key may name the same slot twice only through different spellings of n
             // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
             if sentMember[slot] < 0 {
@@ -151,24 +151,24 @@ package struct Evaluation: Sendable {
         cleared = Array(repeating: false, count: n)
         hidden = Array(repeating: false, count: n)
         disabled = Array(repeating: false, count: n)
-        sectionHidden = Array(repeating: false, count: layout.sections.count)
+        sectionHidden = Array(repeating: false, count: slotMap.sections.count)
 
         // 2. Coerce, defaults, base flags.
         for s in 0..<n {
-            let flags = layout.fields[s].flags
+            let flags = slotMap.fields[s].flags
             hidden[s] = flags.contains(.baseHidden)
             disabled[s] = flags.contains(.baseDisabled)
             guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
             let m = Int(sentMember[s])
             guard m >= 0 else {
-                if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }
+                if flags.contains(.hasDefault) { stored[s] = plan.spec(slotMap.fields[s].spec).defaultValue }
                 continue
             }
-            switch plan.coerce(members[m].value, layout.fields[s].spec) {
+            switch plan.coerce(members[m].value, slotMap.fields[s].spec) {
             case .asSent: origin[s] = .sent
             case .value(let c): stored[s] = c
             case .invalid: origin[s] = .invalid
-            case .none: if flags.contains(.hasDefault) { stored[s] = plan.spec(layout.fields[s].spec).defaultValue }
+            case .none: if flags.contains(.hasDefault) { stored[s] = plan.spec(slotMap.fields[s].spec).defaultValue }
             }
         }
 
@@ -200,7 +200,7 @@ package struct Evaluation: Sendable {
 
     // MARK: - Visibility
 
-    @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[layout.fields[s].sectionSlot] }
+    @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[slotMap.fields[s].sectionSlot] }
 
     /// The value as the rest of the form sees it: none when hidden or invalid (SEMANTICS §2, §5.3).
     @inline(__always) func effectiveValue(_ s: Int) -> JSONValue? { isVisible(s) ? value(s) : nil }
@@ -217,7 +217,7 @@ package struct Evaluation: Sendable {
     @inline(__always) mutating func setValue(_ s: Int, _ v: JSONValue?) {
         stored[s] = v
         origin[s] = .stored
-        let spec = layout.fields[s].spec
+        let spec = slotMap.fields[s].spec
         if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
     }
 }

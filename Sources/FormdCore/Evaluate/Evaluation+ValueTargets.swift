@@ -7,15 +7,15 @@ extension Evaluation {
             var context: Int?
             switch plan.route(id) {
             case .field(let i):
-                context = layout.staticSlot[i]
+                context = slotMap.staticSlot[i]
             case .instance(let t, let n, let a):
-                guard let o = layout.ordinal(template: t, instance: n) else { continue }
-                context = layout.instanceBase[t][o] + a
+                guard let o = slotMap.ordinal(template: t, instance: n) else { continue }
+                context = slotMap.instanceBase[t][o] + a
             case .unknown:
                 if let s = plan.sectionIndex[id] { targets = plan.sections[s].targets }
             }
             if let s = context {
-                let spec = plan.spec(layout.fields[s].spec)
+                let spec = plan.spec(slotMap.fields[s].spec)
                 if spec.hasOptions {
                     guard let v = value(s) else { continue }
                     if case .array(let chosen) = v {
@@ -48,13 +48,13 @@ extension Evaluation {
 
     private mutating func run(_ t: TargetSpec, context: Int?) {
         guard case .field(let ref) = t.destination else { return }
-        let contextSlot = context.map { layout.fields[$0] }
+        let contextSlot = context.map { slotMap.fields[$0] }
         guard
-            let d = layout.slot(
+            let d = slotMap.slot(
                 of: ref, contextTemplate: contextSlot.map { Int($0.spec.template) } ?? -1,
                 contextOrdinal: contextSlot?.ordinal ?? -1)
         else { return }
-        let spec = plan.spec(layout.fields[d].spec)
+        let spec = plan.spec(slotMap.fields[d].spec)
         guard spec.holdsValue else { return }
         if let c = t.condition, !conditionHolds(c, context: context ?? -1) { return }
         switch t.action {

@@ -1,6 +1,6 @@
 /// The `state` token (API.md §5.1): a snapshot as base64url text, bound to one form version.
 ///
-/// Layout, all integers little-endian or LEB128 (`varint`):
+/// SlotMap, all integers little-endian or LEB128 (`varint`):
 /// `1` (format) · 8 bytes binding (hash of the form id and version) · varint section count ·
 /// per section: varint static index, varint instance + 1, flags byte, [8 bytes errors hash],
 /// varint field count, per field: varint template + 1, varint spec index, flags byte,
@@ -110,7 +110,7 @@ extension StateSnapshot {
                 let errors = flags.contains(.hasErrors) ? try r.u64() : 0
                 fields.append(
                     Field(
-                        spec: Layout.SpecRef(template: Int32(template), index: Int32(specIndex)), flags: flags, value: value,
+                        spec: SlotMap.SpecRef(template: Int32(template), index: Int32(specIndex)), flags: flags, value: value,
                         errors: errors))
             }
             sections.append(Section(section: index, instance: instance, flags: flags, errors: errors, fields: fields))

@@ -6,7 +6,7 @@ package final class FormPlan: Sendable {
     let sections: [SectionSpec]
     let templates: [TemplateSpec]
     /// Static fields plus one instance of each template's fields.
-    var definitionFieldCount: Int { staticLayout.fields.count + templates.reduce(0) { $0 + $1.fields.count } }
+    var definitionFieldCount: Int { staticSlotMap.fields.count + templates.reduce(0) { $0 + $1.fields.count } }
     let fieldIndex: [String: Int]
     /// Static field ids by index, contiguous: `route(_:after:)` tries the next ids here before
     /// the hash table, since clients send keys in form order.
@@ -23,14 +23,14 @@ package final class FormPlan: Sendable {
     let formulaOrder: [FormulaNode]
     /// The form's compiled `messages` overrides.
     let formMessages: MessageTable?
-    /// The layout without template instances: every request of a form without dynamic sections
+    /// The slotMap without template instances: every request of a form without dynamic sections
     /// uses it as is, and requests with instances share its slots and add theirs after them.
-    let staticLayout: Layout
+    let staticSlotMap: SlotMap
     /// Fields holding values (formula fields included, buttons and spacers not, template fields once).
     package let valueFieldCount: Int
-    /// `Layout.Flags` of each spec, including who reads the field (`formulaInput`,
+    /// `SlotMap.Flags` of each spec, including who reads the field (`formulaInput`,
     /// `conditionInput`), which the settle loop uses to skip passes whose inputs did not change.
-    let flags: SpecTable<Layout.Flags>
+    let flags: SpecTable<SlotMap.Flags>
     let coercers: SpecTable<ValueCoercer>
     let checks: SpecTable<FieldChecks>
     let valueLimits: [ValueLimits]
@@ -129,16 +129,16 @@ package final class FormPlan: Sendable {
         }
         self.edges = edges
         hasMultipleChoice = (fields + templates.flatMap(\.fields)).contains { $0.kind == .multiSelect }
-        self.staticLayout = Layout(fields: fields, sections: sections, templates: templates, flags: flags)
+        self.staticSlotMap = SlotMap(fields: fields, sections: sections, templates: templates, flags: flags)
     }
 
     /// Each field's own flags, plus `formulaInput` on every field a formula reads and
     /// `conditionInput` on every field a structural target's condition reads. A field named
     /// through any instance (`items[2].qty`, `items[:index].qty`, `items[*].qty`) marks the
     /// template attribute, so every instance of it counts: conservative, never wrong.
-    private static func slotFlags(fields: [FieldSpec], templates: [TemplateSpec]) -> SpecTable<Layout.Flags> {
+    private static func slotFlags(fields: [FieldSpec], templates: [TemplateSpec]) -> SpecTable<SlotMap.Flags> {
         var flags = SpecTable(fields: fields, templates: templates) { $0.slotFlags }
-        func mark(_ variables: [VariableRef], _ flag: Layout.Flags) {
+        func mark(_ variables: [VariableRef], _ flag: SlotMap.Flags) {
             for v in variables {
                 switch v {
                 case .scalar(.field(let i)): flags[.staticField(i)].insert(flag)
@@ -161,25 +161,25 @@ package final class FormPlan: Sendable {
         return flags
     }
 
-    func spec(_ ref: Layout.SpecRef) -> FieldSpec {
+    func spec(_ ref: SlotMap.SpecRef) -> FieldSpec {
         ref.template < 0 ? fields[Int(ref.index)] : templates[Int(ref.template)].fields[Int(ref.index)]
     }
 
     /// `spec(ref).coercer.coerce(value)`, without visiting the spec.
-    @inline(__always) func coerce(_ value: JSONValue, _ ref: Layout.SpecRef) -> Coerced {
+    @inline(__always) func coerce(_ value: JSONValue, _ ref: SlotMap.SpecRef) -> Coerced {
         let r = optionRanges[ref]
         return coercers[ref].coerce(value, options: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
     }
 
     /// The position of the option `value` chose among the spec's options.
-    @inline(__always) func optionIndex(for value: JSONValue, _ ref: Layout.SpecRef) -> Int? {
+    @inline(__always) func optionIndex(for value: JSONValue, _ ref: SlotMap.SpecRef) -> Int? {
         let r = optionRanges[ref]
         return ValueCoercer.optionIndex(for: value, in: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
             .map { $0 - Int(r.lowerBound) }
     }
 
     /// `spec(ref).option(for: value)?.number`, without visiting the spec.
-    @inline(__always) func optionNumber(for value: JSONValue, _ ref: Layout.SpecRef) -> FormNumber? {
+    @inline(__always) func optionNumber(for value: JSONValue, _ ref: SlotMap.SpecRef) -> FormNumber? {
         let r = optionRanges[ref]
         guard let k = ValueCoercer.optionIndex(for: value, in: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
         else { return nil }
