@@ -2,7 +2,8 @@ import FormdHTTP
 
 /// Cross-origin access for browsers (`cors.allowed_origins`, API.md §1): preflight `OPTIONS`
 /// answers and the `Access-Control-*` headers of every answer to an allowed origin. A request
-/// from any other origin gets no CORS header and is otherwise answered as usual.
+/// from any other origin gets no CORS header and is otherwise answered as usual. The client's
+/// files under `/client/` (not the page) are public: `Access-Control-Allow-Origin: *` for all.
 struct CORSPolicy: Sendable {
     let any: Bool
     let origins: Set<String>
@@ -45,8 +46,10 @@ struct CORSPolicy: Sendable {
         return r
     }
 
-    /// The headers of an actual (non-preflight) answer to an allowed origin.
+    /// The headers of an actual (non-preflight) answer to an allowed origin. The client's public
+    /// files (`/client/formd.js`, `formd.css`) already allow every origin and are left so.
     func decorate(_ r: inout HTTPResponse, origin: String) {
+        guard r.headers["Access-Control-Allow-Origin"] == nil else { return }
         r.headers.set("Access-Control-Allow-Origin", any ? "*" : origin)
         r.headers.set("Access-Control-Expose-Headers", Self.exposeHeaders)
     }

@@ -3,6 +3,10 @@ import FormdHTTP
 import FormdWeb
 
 /// The web client (`/client/formd.js`, `/client/formd.css`) and the page at `/` (API.md §2).
+///
+/// The client's files are public: any origin may load them (`Access-Control-Allow-Origin: *`,
+/// whatever `cors.allowed_origins` says), so an embed on an origin formd does not allow still runs
+/// the module, which then shows why the API refused it. The API keeps the configured CORS rules.
 extension FormService {
     /// Each file with its strong ETag, computed once.
     static let webFiles: [String: (asset: WebAsset, etag: String)] = WebAsset.all.mapValues { ($0, ETag.strong(of: $0.bytes)) }
@@ -30,6 +34,10 @@ extension FormService {
         // Revalidated on every use (a 304 is cheap), so an upgraded formd is picked up at once.
         r.headers.set("Cache-Control", "no-cache")
         r.headers.set("X-Content-Type-Options", "nosniff")
+        if !asset.isPage {
+            r.headers.set("Access-Control-Allow-Origin", "*")
+            r.headers.set("Cross-Origin-Resource-Policy", "cross-origin")
+        }
         if asset.contentType.hasPrefix("text/html") {
             r.headers.set("Content-Security-Policy", Self.contentSecurityPolicy)
             r.headers.set("Referrer-Policy", "no-referrer")

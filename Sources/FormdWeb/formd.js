@@ -12,7 +12,7 @@ export const defaultServer = new URL("../", import.meta.url).href;
 /** A failed request: a problem+json answer, or (status 0, slug "network") no answer at all. */
 export class FormdError extends Error {
   constructor(status, problem = {}, { retryAfter = null, requestId = null } = {}) {
-    super(problem.detail || problem.title || (status ? `HTTP ${status}` : "formd cannot be reached"));
+    super(problem.detail || problem.title || (status ? `HTTP ${status}` : "the server cannot be reached"));
     this.name = "FormdError";
     this.status = status;
     this.type = problem.type || (status ? "about:blank" : "/problems/network");
@@ -49,17 +49,30 @@ export class FormdClient {
     return (await this.request("GET", "forms")).body.forms;
   }
 
-  /** `GET /forms/{id}`, revalidated with `If-None-Match`: `{definition, version}`. A form that
-   * gives its texts per language comes resolved for `locale`, so the cache is per locale too. */
-  async definition(id) {
-    const key = `${this.locale || ""} ${id}`;
+  /** `GET /forms/{id}`, revalidated with `If-None-Match`: `{definition, version, language}`. A
+   * form that gives its texts per language comes resolved for `locale` (`language` is then its
+   * `Content-Language`), so the cache is per locale too; `{raw: true}` asks for it as written. */
+  async definition(id, { raw = false } = {}) {
+    const key = `${raw ? "raw" : this.locale || ""} ${id}`;
     const cached = this.definitions.get(key);
     const headers = cached ? { "If-None-Match": cached.version } : {};
-    const r = await this.request("GET", `forms/${encodeURIComponent(id)}`, { headers, accept304: true });
+    const path = `forms/${encodeURIComponent(id)}${raw ? "?raw=true" : ""}`;
+    const r = await this.request("GET", path, { headers, accept304: true });
     if (r.status === 304 && cached) return cached;
-    const entry = { definition: r.body, version: r.headers.get("ETag") };
+    const entry = { definition: r.body, version: r.headers.get("ETag"), language: r.headers.get("Content-Language") };
     this.definitions.set(key, entry);
     return entry;
+  }
+
+  /** Whether the server answers at all (its public style sheet loads from any origin): tells a
+   * refused origin (CORS) from a server that is down, which a browser reports alike. */
+  async reachable() {
+    try {
+      const r = await this.fetch(new URL("client/formd.css", this.server).href, { method: "HEAD", mode: "cors", cache: "no-store" });
+      return r.ok;
+    } catch {
+      return false;
+    }
   }
 
   /** `POST /forms/{id}/evaluate`: the live state. `version` pins the definition (`If-Match`). */
@@ -91,7 +104,7 @@ export class FormdClient {
       response = await this.fetch(url, init);
     } catch (e) {
       if (e && e.name === "AbortError") throw e;
-      const error = new FormdError(0, { detail: `formd cannot be reached (${e && e.message ? e.message : e})` });
+      const error = new FormdError(0, { detail: `the server cannot be reached (${e && e.message ? e.message : e})` });
       this.emit({ phase: "response", method, url, status: 0, error, ms: performance.now() - started });
       throw error;
     }
@@ -129,8 +142,9 @@ export class FormSession {
   }
 
   async load() {
-    const { definition, version } = await this.client.definition(this.formId);
+    const { definition, version, language } = await this.client.definition(this.formId);
     this.version = version;
+    this.language = language || null;
     return definition;
   }
 
@@ -159,16 +173,139 @@ export class FormSession {
 // ---------------------------------------------------------------------------------------------
 // The renderer
 
+// The renderer's own words, in every locale formd has messages for. None of them names the
+// product: they are read by the people who fill in the form.
 const TEXTS = {
-  en: { submit: "Submit", add: "Add", remove: "Remove", validLabel: "The form is valid.", invalidLabel: "Please correct the fields marked below.", none: "—", unreachable: "formd cannot be reached; changes are kept and sent again." },
-  nb: { submit: "Send", add: "Legg til", remove: "Fjern", validLabel: "Skjemaet er gyldig.", invalidLabel: "Rett feltene som er merket nedenfor.", none: "—", unreachable: "formd svarer ikke; endringene beholdes og sendes igjen." },
-  es: { submit: "Enviar", add: "Añadir", remove: "Quitar", validLabel: "El formulario es válido.", invalidLabel: "Corrija los campos marcados.", none: "—", unreachable: "formd no responde; los cambios se conservan y se reenviarán." },
+  en: {
+    submit: "Submit", add: "Add", remove: "Remove", none: "—", yes: "Yes", no: "No",
+    valid: "Everything looks good.", invalid: "Please correct the fields marked below.",
+    loading: "Loading the form…",
+    unreachable: "The form cannot reach the server right now. Your changes are kept and will be sent again.",
+    busy: "The server is busy. Your changes are kept and will be sent again shortly.",
+    broken: "Something went wrong with this form. Please try again later.",
+    refused: "This form cannot be shown on this page.",
+    unavailable: "The form could not be loaded. Please try again later.",
+    ownerDetails: "Details for the site owner",
+    partly: "Parts of this form are not available in {language}.",
+    untranslated: "This form is not translated; it is shown as written.",
+    languages: { en: "English", nb: "Norwegian", es: "Spanish" },
+  },
+  nb: {
+    submit: "Send", add: "Legg til", remove: "Fjern", none: "—", yes: "Ja", no: "Nei",
+    valid: "Alt ser riktig ut.", invalid: "Rett opp feltene som er merket nedenfor.",
+    loading: "Laster skjemaet …",
+    unreachable: "Skjemaet får ikke kontakt med serveren nå. Endringene dine er tatt vare på og sendes på nytt.",
+    busy: "Serveren er opptatt. Endringene dine er tatt vare på og sendes på nytt om litt.",
+    broken: "Noe gikk galt med skjemaet. Prøv igjen senere.",
+    refused: "Skjemaet kan ikke vises på denne siden.",
+    unavailable: "Skjemaet kunne ikke lastes. Prøv igjen senere.",
+    ownerDetails: "Detaljer for den som drifter nettstedet",
+    partly: "Deler av skjemaet finnes ikke på {language}.",
+    untranslated: "Skjemaet er ikke oversatt; det vises slik det er skrevet.",
+    languages: { en: "engelsk", nb: "norsk", es: "spansk" },
+  },
+  es: {
+    submit: "Enviar", add: "Añadir", remove: "Quitar", none: "—", yes: "Sí", no: "No",
+    valid: "Todo está correcto.", invalid: "Corrija los campos marcados a continuación.",
+    loading: "Cargando el formulario…",
+    unreachable: "El formulario no puede conectar con el servidor en este momento. Sus cambios se conservan y se enviarán de nuevo.",
+    busy: "El servidor está ocupado. Sus cambios se conservan y se enviarán de nuevo en breve.",
+    broken: "Algo ha fallado en este formulario. Inténtelo de nuevo más tarde.",
+    refused: "Este formulario no se puede mostrar en esta página.",
+    unavailable: "No se ha podido cargar el formulario. Inténtelo de nuevo más tarde.",
+    ownerDetails: "Detalles para el responsable del sitio",
+    partly: "Partes de este formulario no están disponibles en {language}.",
+    untranslated: "Este formulario no está traducido; se muestra tal como está escrito.",
+    languages: { en: "inglés", nb: "noruego", es: "español" },
+  },
 };
 
+/** The language (`en`, `nb`, `es`) of a locale tag, or null when it is none of them. */
+function language(locale) {
+  const lang = String(locale || "").toLowerCase().split(/[-_]/)[0];
+  return TEXTS[lang] ? lang : ({ no: "nb", nn: "nb" }[lang] || null);
+}
+
 function texts(locale) {
-  const tag = (locale || document.documentElement.lang || navigator.language || "en").toLowerCase();
-  const lang = tag.split("-")[0];
-  return TEXTS[lang] || TEXTS[{ no: "nb", nn: "nb" }[lang]] || TEXTS.en;
+  return TEXTS[language(locale || document.documentElement.lang || navigator.language) || "en"];
+}
+
+/** The tag Intl formats with: the chosen locale, else the page's, else the browser's. */
+function intlLocale(locale) {
+  const tag = locale || document.documentElement.lang || navigator.language || "en";
+  try { return Intl.getCanonicalLocales(tag)[0] || "en"; } catch { return "en"; }
+}
+
+/**
+ * The languages every per-language text of a definition (as written, `?raw=true`) is given in,
+ * or null when it gives none per language (a form written in one language).
+ */
+function definitionLanguages(raw) {
+  const TEXT_KEYS = new Set(["title", "info", "placeholder", "accessibility_label", "action_title"]);
+  let common = null;
+  const seen = new Set();
+  const walk = (node, depth) => {
+    if (!node || typeof node !== "object" || depth > 64 || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) { for (const x of node) walk(x, depth + 1); return; }
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "messages") continue;
+      if (TEXT_KEYS.has(k) && v && typeof v === "object" && !Array.isArray(v)) {
+        const langs = Object.keys(v).map(language).filter(Boolean);
+        common = common === null ? new Set(langs) : new Set(langs.filter((l) => common.has(l)));
+      } else {
+        walk(v, depth + 1);
+      }
+    }
+  };
+  walk(raw, 0);
+  return common;
+}
+
+/**
+ * What a form's `autocomplete`, `inputmode` and keyboard hints are, from its kind, `input_type`
+ * and id (the last part of an instance id): `email`, `username`, `new-password`, `tel`,
+ * `postal-code`, names and addresses, numeric keyboards for numbers and digit-only codes.
+ */
+function inputHints(f, kind, id) {
+  const inputType = typeof f.input_type === "string" ? f.input_type.toLowerCase() : "";
+  const key = (String(id).split(/[.\]]/).filter(Boolean).pop() || "").toLowerCase().replace(/[^a-z0-9]+/g, "_");
+  const is = (re) => re.test(key);
+  const h = { type: "text", inputmode: null, autocomplete: null, autocapitalize: null, spellcheck: null };
+  const format = f.validations && typeof f.validations.format === "string" ? f.validations.format : "";
+  const digitsOnly = /^\^(\[0-9\]|\\d)(\{\d+(,\d*)?\}|[+*])?\$$/.test(format); // "^[0-9]{4}$"
+  if (kind === "email" || inputType === "email" || is(/(^|_)e_?mail($|_)/)) {
+    h.type = "email";
+    h.inputmode = "email";
+    h.autocomplete = is(/^(e_?mail|contact_e_?mail|your_e_?mail)$/) ? "email" : is(/^work_e_?mail$/) ? "work email" : "off";
+    h.spellcheck = "false";
+  } else if (kind === "password" || f.secret === true) {
+    h.type = kind === "password" ? "password" : "text";
+    h.autocomplete = kind === "password" ? "new-password" : "off";
+  } else if (inputType === "phone" || kind === "phone_number" || is(/(^|_)(phone|tel|telephone|mobile)(_number)?$/)) {
+    h.type = "tel";
+    h.autocomplete = "tel";
+  } else if (is(/^username$|^user_name$|^login$/)) {
+    h.autocomplete = "username";
+    h.autocapitalize = "none";
+    h.spellcheck = "false";
+  } else if (is(/(^|_)(postal_code|postcode|post_code|zip|zip_code)$/)) {
+    h.autocomplete = "postal-code";
+    if (inputType === "number" || digitsOnly) h.inputmode = "numeric";
+  } else if (is(/^(first_name|given_name|fornavn)$/)) h.autocomplete = "given-name";
+  else if (is(/^(last_name|family_name|surname|etternavn)$/)) h.autocomplete = "family-name";
+  else if (is(/^(name|full_name|your_name)$/) || (kind === "name" && !is(/company|org/))) h.autocomplete = "name";
+  else if (is(/^(address|street_address|address_line_?1)$/)) h.autocomplete = "street-address";
+  else if (is(/^(city|town)$/)) h.autocomplete = "address-level2";
+  else if (is(/^country$/)) h.autocomplete = "country-name";
+  else if (is(/^(company|company_name|organization|organisation)$/)) h.autocomplete = "organization";
+  else if (is(/(^|_)(pin|pin_code|otp)$/)) { h.autocomplete = "off"; h.inputmode = "numeric"; }
+  else if (is(/social_security|national_id|ssn|fodselsnummer|account_number/)) { h.autocomplete = "off"; h.inputmode = "numeric"; }
+  if (h.type === "text" && !h.inputmode) {
+    if (kind === "number" || kind === "count" || inputType === "number" || digitsOnly) h.inputmode = "numeric";
+    else if (kind === "float" || inputType === "decimal") h.inputmode = "decimal";
+  }
+  return h;
 }
 
 let renderCount = 0;
@@ -194,6 +331,56 @@ function utcToLocalInput(s) {
   if (Number.isNaN(d.getTime())) return String(s);
   const p = (n, w = 2) => String(n).padStart(w, "0");
   return `${p(d.getFullYear(), 4)}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** The decimal separator of a locale (`,` in nb and es). */
+function decimalSeparator(locale) {
+  try {
+    const part = new Intl.NumberFormat(intlLocale(locale)).formatToParts(1.5).find((p) => p.type === "decimal");
+    return part ? part.value : ".";
+  } catch {
+    return ".";
+  }
+}
+
+/**
+ * A value as a person reads it in `locale`: numbers grouped, decimals (money) with two digits
+ * (a title with "%" with up to two), dates and times in words, options by title, switches as
+ * yes or no. For outputs (computed fields); what formd has stays in `data-value`.
+ */
+function displayValue(entry, value, locale, t) {
+  if (value === null || value === undefined || value === "") return "";
+  const tag = intlLocale(locale);
+  try {
+    if (entry.options) {
+      const title = (id) => {
+        const o = entry.options.find((x) => x.id === id);
+        return o && o.title != null ? String(o.title) : String(id);
+      };
+      return Array.isArray(value) ? value.map(title).join(", ") : title(value);
+    }
+    if (entry.kind === "switch" && typeof value === "boolean") return value ? t.yes : t.no;
+    if (typeof value === "number" && Number.isFinite(value)) {
+      if (entry.kind === "float") {
+        const percent = /%/.test(String(entry.def.title || ""));
+        return new Intl.NumberFormat(tag, percent ? { maximumFractionDigits: 2 } : { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+      }
+      return new Intl.NumberFormat(tag, { maximumFractionDigits: 20 }).format(value);
+    }
+    if (typeof value === "string" && entry.kind === "date" && /^\d{4}-\d\d-\d\d$/.test(value)) {
+      return new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${value}T00:00:00Z`));
+    }
+    if (typeof value === "string" && entry.kind === "date_time") {
+      const d = new Date(value);
+      if (!Number.isNaN(d.getTime())) return new Intl.DateTimeFormat(tag, { dateStyle: "medium", timeStyle: "short" }).format(d);
+    }
+    if (typeof value === "string" && entry.kind === "time" && /^\d\d:\d\d(:\d\d)?$/.test(value)) {
+      return new Intl.DateTimeFormat(tag, { timeStyle: "short", timeZone: "UTC" }).format(new Date(`1970-01-01T${value.length === 5 ? value + ":00" : value}Z`));
+    }
+  } catch {
+    // A value or locale Intl does not take: shown as formd has it.
+  }
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
 /** A `datetime-local` value as RFC 3339 with the browser's offset for that moment. */
@@ -261,7 +448,14 @@ export async function render(element, formId, options = {}) {
   if (options.locale) client.locale = options.locale;
   const view = new FormView(element, client, formId, options);
   element.formdView = view; // the handle for embedders and tests
-  await view.start();
+  view.showLoading();
+  try {
+    await view.start();
+  } catch (error) {
+    // Never blank: the element says the form cannot be shown, and why for whoever runs the site.
+    await view.showFailure(error);
+    throw error;
+  }
   return view;
 }
 
@@ -286,6 +480,12 @@ export class FormView {
     this.errorTargets = new Set();
     this.lastErrors = [];
     this.instanceSeq = {}; // instance section id -> request number when the user added or removed it
+    this.touched = new Set(); // field and section ids the person has left (blur) or added to
+    this.attempted = false; // a submit was tried: every error shows from then on
+    this.allErrors = []; // the last answer's errors, shown or not
+    this.switched = false; // the person chose another locale after the form opened
+    this.languages = undefined; // the languages every per-language text is in; null: none per language
+    this.t = texts(client.locale);
   }
 
   get locale() { return this.client.locale; }
@@ -293,26 +493,108 @@ export class FormView {
   async start() {
     this.definition = await this.session.load();
     this.build();
-    await this.refresh([]);
+    await this.loadLanguages();
+    this.updateNotice();
+    // The first state comes before the form shows; without it there is no form to show.
+    const seq = this.session.next;
+    const answer = await this.session.evaluate(this.submission(), []);
+    if (answer) this.apply(answer, seq);
+  }
+
+  /** While the definition loads: a short text in place of the embedder's fallback content. */
+  showLoading() {
+    if (this.element.querySelector(":scope > form.formd")) return;
+    this.element.replaceChildren(el("p", { className: "formd-loading", role: "status", text: this.t.loading }));
+    this.element.setAttribute("aria-busy", "true");
+  }
+
+  /**
+   * The form cannot be shown: a short text for the person, the reason for whoever runs the site
+   * (in a collapsed block and on the console), and `data-formd-failed` on the element: `origin`
+   * (the server does not allow this page's origin), `network`, `not-found` or `error`.
+   */
+  async showFailure(error) {
+    clearTimeout(this.timer);
+    clearTimeout(this.retry);
+    let reason = "error";
+    let detail = error && error.message ? String(error.message) : String(error);
+    if (error instanceof FormdError && error.isNetwork) {
+      reason = "network";
+      const server = new URL(this.client.server);
+      if (server.origin !== location.origin && (await this.client.reachable())) {
+        reason = "origin";
+        detail = `The server at ${server.origin} refused this page's origin, ${location.origin}. `
+          + `Add "${location.origin}" to its cors.allowed_origins (exact origins: scheme, host and port must match; `
+          + `http://localhost:8000 and http://127.0.0.1:8000 are different origins).`;
+      }
+    } else if (error instanceof FormdError && error.isNotFound) {
+      reason = "not-found";
+    }
+    console.error(`formd: the form "${this.formId}" cannot be shown: ${detail}`);
+    const t = this.t;
+    this.element.replaceChildren(el("div", { className: "formd formd-failed", role: "alert" }, [
+      el("p", { className: "formd-failed-text", text: reason === "origin" ? t.refused : t.unavailable }),
+      el("details", { className: "formd-failed-details" }, [el("summary", { text: t.ownerDetails }), el("p", { text: detail })]),
+    ]));
+    this.element.setAttribute("data-formd-failed", reason);
+    this.element.removeAttribute("aria-busy");
+  }
+
+  /** Which languages the form's texts are given in (the definition as written tells). */
+  async loadLanguages() {
+    try {
+      if (!this.client.locale || isPureForm(this.definition)) this.languages = definitionLanguages(this.definition);
+      else if (!this.session.language) this.languages = null; // not per language: one language, as written
+      else this.languages = definitionLanguages((await this.client.definition(this.formId, { raw: true })).definition);
+    } catch {
+      this.languages = undefined; // unknown: say nothing
+    }
+  }
+
+  /** Says so when the form lacks the chosen language, instead of mixing languages silently. */
+  updateNotice() {
+    if (!this.notice) return;
+    const lang = language(this.client.locale);
+    let text = "";
+    if (this.languages && lang && !this.languages.has(lang)) text = this.t.partly.replace("{language}", this.t.languages[lang]);
+    else if (this.languages === null && this.switched) text = this.t.untranslated;
+    this.notice.textContent = text;
+    this.notice.hidden = !text;
+    this.form.toggleAttribute("data-untranslated", !!text);
   }
 
   /** Switches the locale: messages come back in it with the next answer, and a form whose
    * definition gives its texts per language is drawn again in the new one (values kept). */
   async setLocale(locale) {
+    if ((locale || null) !== this.client.locale) this.switched = true;
     this.client.locale = locale || null;
     this.t = texts(locale);
     const before = this.session.version;
     const definition = await this.session.load();
     if (this.session.version !== before) {
       this.definition = definition;
-      const values = this.values;
-      this.fields.clear(); this.sections.clear(); this.dynamic.clear();
-      this.build();
-      this.values = values;
+      this.rebuild();
     } else {
       this.relabel();
     }
+    await this.loadLanguages();
+    this.updateNotice();
     await this.refresh([]);
+  }
+
+  /** Draws the form again (new definition or language), keeping values, instances and errors. */
+  rebuild() {
+    const values = this.values;
+    const instances = new Map([...this.dynamic].map(([sid, d]) => [sid, [...d.instances.keys()]]));
+    const status = this.form && this.form.dataset.status;
+    this.fields.clear(); this.sections.clear(); this.dynamic.clear(); this.errorTargets.clear();
+    this.build(instances);
+    this.values = values;
+    for (const [id, entry] of this.fields) if (Object.prototype.hasOwnProperty.call(values, id)) this.writeControl(entry, values[id]);
+    this.form.removeAttribute("data-loading");
+    this.form.removeAttribute("aria-busy");
+    if (status) this.showStatus(status === "valid");
+    this.showErrors(this.allErrors);
   }
 
   /** Stops listening and empties the element. */
@@ -324,7 +606,7 @@ export class FormView {
 
   // ---- building ------------------------------------------------------------------------------
 
-  build() {
+  build(instances = null) {
     const def = isPureForm(this.definition) ? fromPureForm(this.definition) : this.definition;
     const groups = Array.isArray(def) ? def : def.groups || [];
     const templates = (!Array.isArray(def) && def.templates && def.templates.sections) || [];
@@ -334,8 +616,9 @@ export class FormView {
     this.form = form;
     if (!Array.isArray(def) && typeof def.title === "string") form.append(el("h2", { className: "formd-title", text: def.title }));
     this.banner = el("div", { className: "formd-banner", "data-form-message": true, role: "alert", hidden: true });
+    this.notice = el("p", { className: "formd-notice", "data-form-notice": true, hidden: true });
     this.formErrors = el("div", { className: "formd-error formd-form-errors", "data-form-errors": true, role: "alert" });
-    form.append(this.banner, this.formErrors);
+    form.append(this.notice, this.banner, this.formErrors);
     for (const group of groups) {
       if (!group || typeof group !== "object") continue;
       const fs = el("fieldset", { className: "formd-group", "data-group": group.id });
@@ -362,12 +645,11 @@ export class FormView {
       form.append(fs);
     }
     this.status = el("output", { className: "formd-status", "data-form-status": true, "aria-live": "polite" });
-    this.statusText = el("span", { className: "formd-status-text", "aria-live": "polite" });
     const bar = el("div", { className: "formd-submit" });
     // The form's own submit buttons (button fields without targets) may be hidden with their
     // section; this one is shown whenever none of them is.
     this.submitButton = el("button", { type: "submit", className: "formd-button formd-primary", text: this.t.submit, "data-formd-submit": true });
-    bar.append(this.submitButton, this.status, this.statusText);
+    bar.append(this.submitButton, this.status);
     this.valuesOut = el("pre", { className: "formd-values", "data-form-values": true, hidden: true });
     form.append(bar, this.valuesOut);
     form.addEventListener("input", (e) => this.onInput(e));
@@ -375,7 +657,20 @@ export class FormView {
     form.addEventListener("focusout", (e) => this.onBlur(e));
     form.addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
     form.addEventListener("click", (e) => this.onClick(e));
+    // Repeating sections open with their min_instances (or, drawn again, the instances they had),
+    // so that nobody is told to add one before they could act.
+    for (const [sid, d] of this.dynamic) {
+      let wanted = instances && instances.get(sid);
+      if (!wanted) {
+        const min = Number(d.section.min_instances ?? (d.template && d.template.min_instances));
+        const max = Number(d.section.max_instances ?? (d.template && d.template.max_instances));
+        const count = Number.isFinite(min) && min > 0 ? Math.min(Math.floor(min), Number.isFinite(max) && max >= 0 ? max : Infinity, 100) : 0;
+        wanted = Array.from({ length: count }, (_, n) => n);
+      }
+      for (const n of wanted) this.addInstance(sid, n, false);
+    }
     this.element.replaceChildren(form);
+    this.element.removeAttribute("aria-busy");
   }
 
   buildDynamic(sec, section) {
@@ -417,7 +712,7 @@ export class FormView {
       remove.dataset.generated = "";
       grid.append(el("div", { className: "formd-field formd-remove-field" }, remove));
     }
-    remove.setAttribute("aria-label", `${remove.textContent} ${d.section.title || sectionId} ${n}`);
+    remove.setAttribute("aria-label", `${remove.textContent} ${d.section.title || sectionId} ${n + 1}`);
     box.append(grid);
     // Instances by index, as formd orders them.
     const after = [...d.instances.entries()].filter(([k]) => k > n).sort((a, b) => a[0] - b[0])[0];
@@ -478,7 +773,14 @@ export class FormView {
     }
     const label = el("label", { className: "formd-label", for: cid, text: f.title || id });
     const options = Array.isArray(f.values) ? f.values.filter((o) => o && typeof o === "object" && "id" in o) : null;
-    if (kind === "multi_select" && options) {
+    if (computed) {
+      // formd computes it: an <output> (read, not edited), formatted for the locale; what formd
+      // has is in data-value.
+      const out = el("output", { id: cid, className: "formd-output", "data-value": "" });
+      entry.output = out;
+      entry.options = options;
+      wrapper.append(label, out);
+    } else if (kind === "multi_select" && options) {
       // One checkbox per option under the field's name: a native post repeats the key.
       const fs = el("fieldset", { className: "formd-segment formd-choices", id: cid });
       fs.append(el("legend", { className: "formd-label", text: f.title || id }));
@@ -521,19 +823,13 @@ export class FormView {
       controls = [ta];
       wrapper.append(label, ta);
     } else {
-      let type = "text", inputmode = null, autocomplete = null, step = null;
-      if (kind === "email" || inputType === "email") { type = "email"; autocomplete = "email"; }
-      else if (kind === "password") { type = "password"; autocomplete = "new-password"; }
-      else if (kind === "date") type = "date";
-      else if (kind === "time") { type = "time"; step = "1"; }
-      else if (kind === "date_time") { type = "datetime-local"; step = "1"; }
-      else if (kind === "number" || kind === "count") inputmode = "numeric";
-      else if (kind === "float") inputmode = "decimal";
-      else if (kind === "name") autocomplete = "name";
-      if (inputType === "phone" || kind === "phone_number") { type = "tel"; autocomplete = "tel"; }
-      else if (inputType === "number" && type === "text") inputmode = "numeric";
+      let { type, inputmode, autocomplete, autocapitalize, spellcheck } = inputHints(f, kind, id);
+      let step = null;
+      if (kind === "date") { type = "date"; inputmode = null; }
+      else if (kind === "time") { type = "time"; step = "1"; inputmode = null; }
+      else if (kind === "date_time") { type = "datetime-local"; step = "1"; inputmode = null; }
       const input = el("input", {
-        id: cid, name: id, type, inputmode, autocomplete, step, placeholder: f.placeholder,
+        id: cid, name: id, type, inputmode, autocomplete, autocapitalize, spellcheck, step, placeholder: f.placeholder,
         min: kind === "date" && typeof f.minimum_date === "string" ? f.minimum_date.slice(0, 10) : null,
         max: kind === "date" && typeof f.maximum_date === "string" ? f.maximum_date.slice(0, 10) : null,
       });
@@ -547,7 +843,6 @@ export class FormView {
       }
     }
     if (f.accessibility_label && controls.length === 1) controls[0].setAttribute("aria-label", f.accessibility_label);
-    if (computed) for (const c of controls) { c.readOnly = true; c.tabIndex = c.tagName === "SELECT" ? -1 : 0; }
     if (infoId) wrapper.append(el("p", { className: "formd-info", id: infoId, text: f.info }));
     const error = el("div", { className: "formd-error", "data-error-for": id, id: errorId, "aria-live": "polite" });
     wrapper.append(error);
@@ -564,6 +859,12 @@ export class FormView {
     if (this.submitButton) this.submitButton.textContent = this.t.submit;
     for (const d of this.dynamic.values()) if (!d.custom) d.addButton.textContent = this.t.add;
     for (const b of this.form.querySelectorAll("[data-remove-instance][data-generated]")) b.textContent = this.t.remove;
+    for (const entry of this.fields.values()) {
+      if (entry.kind === "select" && entry.controls[0]) {
+        const blank = entry.controls[0].querySelector('option[value=""]');
+        if (blank) blank.textContent = this.t.none;
+      }
+    }
     this.showStatus(this.form.dataset.status ? this.form.dataset.status === "valid" : null);
   }
 
@@ -588,6 +889,11 @@ export class FormView {
 
   writeControl(entry, value) {
     const has = value !== undefined && value !== null;
+    if (entry.output) {
+      entry.output.textContent = displayValue(entry, value, this.client.locale, this.t);
+      entry.output.dataset.value = !has ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
+      return;
+    }
     const c = entry.controls[0];
     if (!c || entry.kind === "button") return;
     if (entry.kind === "switch") { c.checked = value === true; return; }
@@ -608,7 +914,9 @@ export class FormView {
       return;
     }
     if (entry.post) entry.post.value = has ? String(value) : "";
-    const text = !has ? "" : entry.kind === "date_time" ? utcToLocalInput(value) : typeof value === "object" ? JSON.stringify(value) : String(value);
+    const text = !has ? "" : entry.kind === "date_time" ? utcToLocalInput(value)
+      : entry.kind === "float" && typeof value === "number" ? String(value).replace(".", decimalSeparator(this.client.locale)) // formd reads 2,5
+      : typeof value === "object" ? JSON.stringify(value) : String(value);
     if (c.value !== text) c.value = text;
   }
 
@@ -631,9 +939,15 @@ export class FormView {
   }
 
   onBlur(e) {
-    // Once the user leaves a control, it shows formd's canonical form of what they typed.
     const key = e.target && e.target.dataset ? e.target.dataset.key : null;
     const entry = key && this.fields.get(key);
+    // A field's errors show once the person has left it (not while they are still in it, as
+    // moving between the radios or boxes of one field).
+    if (entry && !(e.relatedTarget instanceof Node && entry.wrapper.contains(e.relatedTarget)) && !this.touched.has(key)) {
+      this.touched.add(key);
+      this.showErrors(this.allErrors);
+    }
+    // Once the user leaves a control, it shows formd's canonical form of what they typed.
     const state = this.session.state;
     if (!entry || !state || this.pending.length || this.inFlight || (this.editSeq[key] || 0) > this.session.applied) return;
     if (entry.secret) return;
@@ -645,7 +959,9 @@ export class FormView {
     if (!t || !this.form.contains(t)) return;
     if (t.dataset.addInstance) {
       const d = this.dynamic.get(t.dataset.addInstance);
-      const n = Math.max(0, ...d.instances.keys()) + 1;
+      if (!d) return;
+      const n = d.instances.size ? Math.max(...d.instances.keys()) + 1 : 0; // the first instance is [0]
+      this.touched.add(t.dataset.addInstance);
       this.instanceSeq[`${t.dataset.addInstance}[${n}]`] = this.session.next;
       this.addInstance(t.dataset.addInstance, n, true);
       this.change(t.dataset.addInstance);
@@ -655,6 +971,8 @@ export class FormView {
       const prefix = `${m[1]}[${m[2]}].`;
       for (const k of Object.keys(this.values)) if (k.startsWith(prefix)) delete this.values[k];
       const d = this.dynamic.get(m[1]);
+      if (!d) return;
+      this.touched.add(m[1]);
       this.instanceSeq[t.dataset.removeInstance] = this.session.next;
       this.removeInstanceDOM(m[1], Number(m[2]));
       d.addButton.focus();
@@ -731,10 +1049,7 @@ export class FormView {
     if (error instanceof FormdError && error.isPreconditionFailed) {
       // The form changed on the server: load the new definition, keep the values, draw it again.
       this.definition = await this.session.load();
-      const values = this.values;
-      this.fields.clear(); this.sections.clear(); this.dynamic.clear();
-      this.build();
-      this.values = values;
+      this.rebuild();
       return this.refresh(changed);
     }
     if (error instanceof FormdError && (error.isNetwork || error.isOverloaded)) {
@@ -749,8 +1064,11 @@ export class FormView {
         else this.inFlight = this.refresh([]).finally(() => { this.inFlight = null; });
       }, 1000 * (error.retryAfter || 2));
     }
-    this.banner.textContent = error instanceof FormdError && error.isNetwork ? this.t.unreachable : String(error.message || error);
+    // The person reads a short text in their language; the reason goes to the console.
+    this.banner.textContent = !(error instanceof FormdError) ? this.t.broken
+      : error.isNetwork ? this.t.unreachable : error.isOverloaded ? this.t.busy : this.t.broken;
     this.banner.hidden = false;
+    console.warn(`formd: ${this.formId}: ${error && error.message ? error.message : error}`);
     this.form.dispatchEvent(new CustomEvent("formd:error", { bubbles: true, detail: { error } }));
   }
 
@@ -820,7 +1138,20 @@ export class FormView {
     return (this.instanceSeq[instanceId] || 0) > seq;
   }
 
+  /** Whether an error shows now: after a submit was tried, or once the person has left its field
+   * (a section: added or removed an instance); never on an untouched form. */
+  errorShown(e) {
+    if (this.attempted) return true;
+    const id = e.field ?? e.section ?? null;
+    if (id === null) return this.touched.size > 0;
+    if (this.touched.has(id)) return true;
+    const entry = this.fields.get(id);
+    return !!(entry && entry.computed && this.touched.size > 0); // follows from what was entered
+  }
+
   showErrors(errors) {
+    this.allErrors = Array.isArray(errors) ? errors : [];
+    errors = this.allErrors.filter((e) => e && typeof e === "object" && this.errorShown(e));
     for (const t of this.errorTargets) {
       t.textContent = "";
       const entry = this.fields.get(t.dataset.errorFor);
@@ -856,12 +1187,12 @@ export class FormView {
   showStatus(valid) {
     if (valid === null) {
       this.status.textContent = "";
-      this.statusText.textContent = "";
+      delete this.status.dataset.status;
       delete this.form.dataset.status;
       return;
     }
-    this.status.textContent = valid ? "valid" : "invalid";
-    this.statusText.textContent = valid ? this.t.validLabel : this.t.invalidLabel;
+    this.status.textContent = valid ? this.t.valid : this.t.invalid;
+    this.status.dataset.status = valid ? "valid" : "invalid";
     this.form.dataset.status = valid ? "valid" : "invalid";
   }
 
@@ -869,6 +1200,7 @@ export class FormView {
   async submit() {
     // Let the edits in flight land first (a bounded wait: while formd is unreachable they stay queued).
     for (let i = 0; i < 3 && (this.inFlight || this.pending.length); i++) await (this.inFlight || this.flush());
+    this.attempted = true;
     let verdict;
     try {
       verdict = await this.session.validate(this.submission());
@@ -899,9 +1231,9 @@ if (typeof document !== "undefined") {
   const auto = () => {
     for (const e of document.querySelectorAll("[data-formd-form]:not([data-formd-rendered])")) {
       e.setAttribute("data-formd-rendered", "");
-      render(e, e.getAttribute("data-formd-form"), { locale: e.getAttribute("data-formd-locale") || null }).catch((error) => {
-        e.textContent = `formd: ${error.message}`;
-        e.setAttribute("data-formd-failed", "");
+      render(e, e.getAttribute("data-formd-form"), { locale: e.getAttribute("data-formd-locale") || null }).catch(() => {
+        // render() has put the reason in the element (data-formd-failed) and on the console.
+        if (!e.hasAttribute("data-formd-failed")) e.setAttribute("data-formd-failed", "error");
       });
     }
   };

@@ -62,8 +62,8 @@ async function open(formId) {
   remember(formId);
   try {
     view = await render(host, formId, { client });
-  } catch (e) {
-    host.textContent = `Cannot open "${formId}": ${e.message}`;
+  } catch {
+    view = null; // render() showed why in the host (data-formd-failed)
   }
 }
 
@@ -76,7 +76,8 @@ async function main() {
   try {
     forms = await client.listForms();
   } catch (e) {
-    host.textContent = `formd did not list its forms: ${e.message}`;
+    host.textContent = `The forms could not be listed: ${e.message}`;
+    host.setAttribute("data-formd-failed", "network");
     return;
   }
   for (const f of forms) picker.append(Object.assign(document.createElement("option"), { value: f.id, textContent: `${f.title} (${f.id})` }));

@@ -56,6 +56,31 @@ struct WebClientTests {
         #expect(try server.request("GET", "/client/formd.css").status == 200)
     }
 
+    /// The client's files are public (any origin may load the module and its style sheet), so an
+    /// embed on an origin formd does not allow runs and can say why; the API and the page keep
+    /// the configured CORS rules.
+    @Test func theClientFilesArePublicTheAPIKeepsItsRules() throws {
+        for environment in [[:], ["FORMD_CORS_ALLOWED_ORIGINS": "http://allowed.example"]] {
+            let served = try ServedForms(environment: environment)
+            let server = served.server
+            for origin in ["http://other.example", "http://allowed.example"] {
+                for path in ["/client/formd.js", "/client/formd.css"] {
+                    let r = try server.request("GET", path, headers: [("Origin", origin)])
+                    #expect(r.status == 200 && r.header("Access-Control-Allow-Origin") == "*", "\(path) for \(origin) with \(environment)")
+                    #expect(r.header("Cross-Origin-Resource-Policy") == "cross-origin")
+                    let etag = try #require(r.header("ETag"))
+                    let again = try server.request("GET", path, headers: [("Origin", origin), ("If-None-Match", etag)])
+                    #expect(again.status == 304 && again.header("Access-Control-Allow-Origin") == "*", "a revalidation too")
+                }
+                let page = try server.request("GET", "/client/page.js", headers: [("Origin", origin)])
+                let allowed = origin == "http://allowed.example" && !environment.isEmpty
+                #expect(page.header("Access-Control-Allow-Origin") == (allowed ? origin : nil), "the page is not public: \(origin)")
+                let api = try server.request("GET", "/forms", headers: [("Origin", origin)])
+                #expect(api.header("Access-Control-Allow-Origin") == (allowed ? origin : nil), "the API keeps its rules: \(origin) with \(environment)")
+            }
+        }
+    }
+
     /// The flags: `--no-ui`, `--cors-allowed-origins`, and `--set KEY=VALUE` for any key.
     @Test func flagsSetTheKeys() throws {
         let folder = try TempFolder()
