@@ -21,6 +21,8 @@ WORKDIR /build
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
+# The definition schema is embedded from schemas/ (Sources/FormdService/Documents/Resources links to it).
+COPY schemas ./schemas
 # Package.swift declares the test targets and the example; their folders must exist for the
 # manifest to load.
 COPY Tests ./Tests

@@ -68,7 +68,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // `schemas/form-definition.json`, linked into the target so it can be embedded.
+            resources: [.embedInCode("Documents/Resources/form-definition.json")]
         ),
         .executableTarget(
             name: "formd",
@@ -82,7 +84,7 @@ let package = Package(
         ),
         // What every test target shares: the HTTP test client (plain and TLS), a test CA, `eventually`.
         .target(name: "FormdTestSupport", dependencies: ["COpenSSL"], path: "Tests/FormdTestSupport"),
-        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore"]),
+        .testTarget(name: "FormdCoreTests", dependencies: ["FormdCore", "FormdTestSupport"]),
         .testTarget(name: "FormdHTTPTests", dependencies: ["FormdHTTP", "FormdTestSupport"]),
         // Depends on the executable so `swift test` builds `formd` first: these tests start the real binary.
         .testTarget(name: "FormdServiceTests", dependencies: ["FormdService", "FormdClient", "FormdTestSupport", "formd"]),

@@ -1,15 +1,15 @@
 /// One file of the web client, as formd serves it.
-public struct WebAsset: Sendable {
+package struct WebAsset: Sendable {
     /// The URL path it is served at.
-    public let path: String
-    public let contentType: String
-    public let bytes: [UInt8]
+    package let path: String
+    package let contentType: String
+    package let bytes: [UInt8]
     /// Part of the page at `/` (off with `ui.enabled` false), not of the embeddable client.
-    public let isPage: Bool
+    package let isPage: Bool
 
     /// Every file, by path: the embeddable client (`/client/formd.js`, `/client/formd.css`) and
     /// the page (`/`, `/client/page.js`, `/client/page.css`).
-    public static let all: [String: WebAsset] = {
+    package static let all: [String: WebAsset] = {
         let js = "text/javascript; charset=utf-8", css = "text/css; charset=utf-8"
         let files = [
             WebAsset(path: "/client/formd.js", contentType: js, bytes: PackageResources.formd_js, isPage: false),

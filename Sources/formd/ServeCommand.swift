@@ -57,10 +57,10 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "formd")
         let metrics = ServiceMetrics()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
-        let server: FormdServer
+        let server: FormdApplication
         let boundPort: Int
         do {
-            server = try FormdServer(configuration: configuration, logger: logger, metrics: metrics)
+            server = try FormdApplication(configuration: configuration, logger: logger, metrics: metrics)
             boundPort = try server.start()
         } catch {
             printError("formd: \(error)")

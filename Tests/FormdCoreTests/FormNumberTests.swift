@@ -1,3 +1,4 @@
+import FormdTestSupport
 import Testing
 @testable import FormdCore
 
@@ -133,7 +134,7 @@ import Testing
 
     /// Against Int arithmetic over a deterministic spread of operands.
     @Test func agreesWithIntegerArithmetic() {
-        var rng = JSONFuzzTests.SplitMix64(state: 42)  // the generator the JSON fuzz tests use
+        var rng = SplitMix64(state: 42)  // the generator the JSON fuzz tests use
         for _ in 0..<20_000 {
             let a = Int(truncatingIfNeeded: rng.next()) >> 34, b = Int(truncatingIfNeeded: rng.next()) >> 34
             let x = FormNumber(a), y = FormNumber(b)

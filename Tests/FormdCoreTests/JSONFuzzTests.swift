@@ -1,19 +1,10 @@
+import FormdTestSupport
 import Testing
 @testable import FormdCore
 
 /// Deterministic mutation fuzzing: hostile bytes must only ever produce a value or a
 /// `JSONParseError` (never a trap), and whatever parses must survive write → parse.
 @Suite struct JSONFuzzTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let seeds: [String] = [
         "{\"a\":[1,2.5e-3,{\"b\":\"\\u00e9\\ud83d\\ude00\"}],\"c\":null,\"d\":true}",

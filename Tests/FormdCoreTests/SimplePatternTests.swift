@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Testing
 @testable import FormdCore
 
@@ -7,17 +8,6 @@ import Testing
 /// claims and answer exactly as the engine does (case-insensitively, `$` before a final line
 /// terminator), and leave everything else to the engine.
 @Suite struct SimplePatternTests {
-    /// A small deterministic generator (xorshift), so a failure repeats.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return state
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ xs: [T]) -> T { xs[below(xs.count)] }
-    }
-
     static let bundledShapes = [
         #"^[A-Za-z0-9_]+$"#, #"^[A-Z]{2}$"#, #"^[0-9]{5}$"#, #"^\+?[0-9]{7,15}$"#, #"^\d{4}-\d{2}-\d{2}$"#,
         #"^[a-z0-9._-]{3,20}$"#, #"^\w+$"#, #"^.{8,}$"#, #"^[0-9]{4} ?[A-Z]{2}$"#, #"^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$"#,
@@ -44,7 +34,7 @@ import Testing
 
     @Test(arguments: FormatEngine.allCases)
     func answersAsTheEngineDoes(engine kind: FormatEngine) throws {
-        var rng = Rng(state: 0x9E37_79B9_7F4A_7C15)
+        var rng = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)
         var compared = 0
         var timedOut = 0
         for source in Self.bundledShapes + Self.randomPatterns(&rng, count: 500) {
@@ -78,11 +68,11 @@ import Testing
 
     /// Random patterns from the subset's grammar: runs, groups with alternatives (nested once),
     /// with and without each anchor.
-    static func randomPatterns(_ rng: inout Rng, count: Int) -> [String] {
+    static func randomPatterns(_ rng: inout SplitMix64, count: Int) -> [String] {
         let atoms = ["a", "B", "0", "_", "-", " ", "@", #"\."#, #"\+"#, #"\-"#, ".", #"\d"#, #"\w"#, "[a-c]", "[A-Z0-9_]",
                      "[-+.]", "[a-c_-]", #"[\-\.x]"#, "[0-9a-f]", "[xY]"]
         let quantifiers = ["", "", "", "?", "*", "+", "{2}", "{1,3}", "{0,2}", "{2,}"]
-        func sequence(_ rng: inout Rng, depth: Int) -> String {
+        func sequence(_ rng: inout SplitMix64, depth: Int) -> String {
             (0..<(1 + rng.below(4))).map { _ in
                 if depth < 2 && rng.below(5) == 0 {
                     let alts = (0..<(1 + rng.below(3))).map { _ in rng.below(6) == 0 ? "" : sequence(&rng, depth: depth + 1) }
@@ -98,7 +88,7 @@ import Testing
 
     /// A text built node by node from the pattern's own sets (often a match, sometimes with a
     /// line terminator, a case change or a cut).
-    static func member(of p: SimplePattern, _ rng: inout Rng, atLeast length: Int = 0) -> String {
+    static func member(of p: SimplePattern, _ rng: inout SplitMix64, atLeast length: Int = 0) -> String {
         var bytes: [UInt8] = []
         if !p.anchoredStart && rng.below(3) == 0 { bytes.append(rng.pick(Array("xyz-".utf8))) }
         var spread = 3
@@ -119,7 +109,7 @@ import Testing
         return s
     }
 
-    static func emit(_ nodes: [SimplePattern.Node], _ bytes: inout [UInt8], _ rng: inout Rng, spread: Int) {
+    static func emit(_ nodes: [SimplePattern.Node], _ bytes: inout [UInt8], _ rng: inout SplitMix64, spread: Int) {
         for node in nodes {
             switch node {
             case .run(let e, let min, let max):

@@ -1,20 +1,11 @@
 import Foundation
+import FormdTestSupport
 import Testing
 @testable import FormdCore
 
 /// State diffs for declarative clients (API.md §5.1): the token, the list diff, and the property
 /// that applying `changes` to the previous state gives the new one.
 @Suite struct StateDiffTests {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     // MARK: - The list diff
 

@@ -1,3 +1,4 @@
+import FormdTestSupport
 import Testing
 @testable import FormdHTTP
 
@@ -40,17 +41,8 @@ func simulate(_ chunks: [ArraySlice<UInt8>], maxBody: Int = vectorMaxBody, maxHe
     return answers
 }
 
-/// Deterministic splits (xorshift) so failures reproduce.
-struct SplitRNG: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
-        return state
-    }
-}
-
 func randomSplits(_ bytes: [UInt8], seed: UInt64) -> [ArraySlice<UInt8>] {
-    var rng = SplitRNG(state: seed | 1)
+    var rng = SplitMix64(seed: seed)  // deterministic, so failures reproduce
     var out: [ArraySlice<UInt8>] = []
     var i = 0
     while i < bytes.count {

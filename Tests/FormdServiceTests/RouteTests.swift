@@ -4,7 +4,7 @@ import FormdService
 import Logging
 import Testing
 
-/// The service's routes called in-process (no binary, no socket): `FormService.handle` on the
+/// The service's routes called in-process (no binary, no socket): `FormRoutes.handle` on the
 /// bundled forms. What only the binary shows (signals, config files, drain, the wire) stays in
 /// the out-of-process suites.
 @Suite("routes, in-process")
@@ -12,12 +12,12 @@ struct RouteTests {
     static let forms = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Forms").path
 
-    static func service(cors: [String] = [], ui: Bool = true, success: String? = nil, error: String? = nil) -> FormService {
+    static func service(cors: [String] = [], ui: Bool = true, success: String? = nil, error: String? = nil) -> FormRoutes {
         let logger = Logger(label: "route-tests", factory: { _ in SwiftLogNoOpLogHandler() })
         let metrics = ServiceMetrics()
         let registry = FormRegistry(directory: forms, logger: logger, metrics: metrics)
         _ = registry.loadAll()
-        let s = FormService(
+        let s = FormRoutes(
             registry: registry, metrics: metrics, logger: logger, corsAllowedOrigins: cors, uiEnabled: ui, htmlSuccessURL: success,
             htmlErrorURL: error)
         s.isReady = true

@@ -4,6 +4,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
     public init(seed: UInt64) { state = seed }
+    public init(state: UInt64) { self.state = state }
 
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -12,4 +13,9 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in `0..<n`.
+    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// One element of `xs`.
+    public mutating func pick<T>(_ xs: [T]) -> T { xs[below(xs.count)] }
 }

@@ -1,5 +1,5 @@
 /// Turns a parsed definition document into a `FormDefinition`, collecting every problem of shape
-/// and type (SEMANTICS §1). Cross-references (ids, formulas, cycles...) are `DefinitionChecker`'s.
+/// and type (SEMANTICS §1). Cross-references (ids, formulas, cycles...) are `FormCompiler`'s.
 ///
 /// Reading rules of the original library (SEMANTICS §1): a key whose value is `null` or `""` counts as absent.
 struct DefinitionReader {

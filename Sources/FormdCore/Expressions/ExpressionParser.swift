@@ -23,8 +23,8 @@ import Foundation
 /// a bare name is a field, so constants are written `pi()` there). Function names are
 /// case-insensitive. The functions, their aliases and what desugars to what: `aliases`,
 /// `desugared`, `constants` and `makeCall` below.
-struct ExpressionParser {
-    enum Dialect { case formula, condition }
+package struct ExpressionParser {
+    package enum Dialect: Sendable { case formula, condition }
 
     /// Maximum nesting of parentheses, unary operators and calls.
     static let maxNesting = 64

@@ -24,7 +24,7 @@ extension ServiceConfiguration {
     /// flags, `EnvironmentVariablesProvider` for `FORMD_*`, and an in-memory provider for the file,
     /// which formd parses itself so that a syntax error says `file:line:col` and an unknown key is
     /// an error rather than ignored.
-    public static func resolve(
+    package static func resolve(
         commandLine: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment,
         configFile: String?, configFileIsExplicit: Bool
     ) throws(ConfigurationError) -> ServiceConfiguration {

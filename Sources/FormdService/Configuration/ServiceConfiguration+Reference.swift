@@ -1,7 +1,7 @@
 extension ServiceConfiguration {
     /// The configuration as a config file: nested objects in documentation order, one key per line.
     /// `ServiceConfiguration().configFileJSON()` is `config/formd.json` (a test compares).
-    public func configFileJSON() -> String {
+    package func configFileJSON() -> String {
         var out = "{\n"
         var open: [String] = []  // the sections the previous key is in
         var first = true
@@ -31,7 +31,7 @@ extension ServiceConfiguration {
     }
 
     /// The README's settings table: key, environment variable, default, meaning.
-    public static func referenceMarkdown() -> String {
+    package static func referenceMarkdown() -> String {
         let defaults = ServiceConfiguration()
         var out = "| key | environment | default | meaning |\n|---|---|---|---|\n"
         for s in settings {

@@ -5,7 +5,7 @@ extension ServiceConfiguration {
     /// values, where it goes, meaning). Its default is the initial value of the property it writes.
     /// A test checks that the README's table and `config/formd.json` are what `formd config
     /// --reference` and `formd config --defaults` print from this list.
-    public static let settings: [Setting] = [
+    package static let settings: [Setting] = [
         .text("server.host", \.http.host,
             "listen address; the container image sets `0.0.0.0`"),
         .integer("server.port", \.http.port, 0...65535,

@@ -6,51 +6,51 @@ import Foundation
 /// the config file, and the built-in defaults. Each key is declared once, in
 /// `ServiceConfiguration.settings` (ServiceConfiguration+Settings.swift); a default is the initial
 /// value of the property the key writes (the HTTP layer's own defaults for `http`).
-public struct ServiceConfiguration: Sendable, Equatable {
-    public enum LogFormat: String, Sendable { case text, json }
+package struct ServiceConfiguration: Sendable, Equatable {
+    package enum LogFormat: String, Sendable { case text, json }
 
-    /// The HTTP server's settings: address, limits and timeouts. `FormdServer` adds the threads,
+    /// The HTTP server's settings: address, limits and timeouts. `FormdApplication` adds the threads,
     /// the event queue and TLS, which need the machine or files.
-    public var http = HTTPServerConfiguration()
+    package var http = HTTPServerConfiguration()
     /// I/O loops; nil: one per four cores, at least one (epoll), one per core (Dispatch).
-    public var ioThreads: Int?
+    package var ioThreads: Int?
     /// Threads that run validate/evaluate; 0 runs them on the I/O threads; nil: one per core.
-    public var workers: Int?
+    package var workers: Int?
     /// `server.event_queue`: nil is `auto` (epoll on Linux, Dispatch elsewhere).
-    public var eventQueue: EventQueueKind?
-    public var tlsCert: String?
-    public var tlsKey: String?
-    public var formsDirectory = "Forms"
-    public var formsReload = true
+    package var eventQueue: EventQueueKind?
+    package var tlsCert: String?
+    package var tlsKey: String?
+    package var formsDirectory = "Forms"
+    package var formsReload = true
     /// How changes are noticed when `formsReload` is on.
-    public var formsWatch = FormWatchMode.auto
+    package var formsWatch = FormWatchMode.auto
     /// Estimated memory of the compiled forms kept; least recently used ones are dropped.
-    public var maxCompiledBytes = 64 << 20
+    package var maxCompiledBytes = 64 << 20
     /// Refuse definitions that have warnings, not only errors.
-    public var formsStrict = false
+    package var formsStrict = false
     /// Definition files larger than this are refused unread.
-    public var maxFileBytes = DefinitionFile.defaultMaxBytes
+    package var maxFileBytes = DefinitionFile.defaultMaxBytes
     /// The most ids an evaluate request's `changed` may list.
-    public var maxChanged = FormService.defaultMaxChanged
+    package var maxChanged = FormRoutes.defaultMaxChanged
     /// The longest text a text formula may produce (UTF-8 bytes).
-    public var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
+    package var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
     /// Instances evaluated per dynamic section that has no `max_instances`.
-    public var maxInstances = EvaluationOptions.defaultMaxInstances
-    public var logLevel = "info"
-    public var logFormat = LogFormat.text
-    public var postalCodes: String?
+    package var maxInstances = EvaluationOptions.defaultMaxInstances
+    package var logLevel = "info"
+    package var logFormat = LogFormat.text
+    package var postalCodes: String?
     /// Origins whose browsers may call formd (`*` for any); empty: no CORS headers at all.
-    public var corsAllowedOrigins: [String] = []
+    package var corsAllowedOrigins: [String] = []
     /// Serve the form page at `/` (the embeddable client under `/client/` is served either way).
-    public var uiEnabled = true
+    package var uiEnabled = true
     /// Where an HTML form post that asks for HTML is sent (303) when valid / invalid.
-    public var htmlSuccessURL: String?
-    public var htmlErrorURL: String?
+    package var htmlSuccessURL: String?
+    package var htmlErrorURL: String?
 
-    public init() {}
+    package init() {}
 
     /// The dotted keys, in documentation order.
-    public static var keys: [String] { settings.map(\.key) }
+    package static var keys: [String] { settings.map(\.key) }
 
     /// The I/O threads and workers to run with on `cores` cores. One epoll loop serves tens of
     /// thousands of requests a second, so a few suffice: one per four cores, but two from two
@@ -63,7 +63,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// On the Dispatch event queue an I/O loop is a serial queue, not a thread: an idle one costs
     /// nothing, and one per core is what it takes to keep up (one queue on this 2-core machine
     /// answered 46,500 health checks a second, two answered 65,600; docs/BENCHMARKS.md).
-    public func threads(cores: Int) -> (io: Int, workers: Int) {
+    package func threads(cores: Int) -> (io: Int, workers: Int) {
         let cores = max(1, cores)
         let queue = eventQueue ?? .platformDefault
         return (ioThreads ?? (queue == .dispatch ? cores : max(min(cores, 2), cores / 4)), workers ?? cores)
@@ -71,7 +71,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
 }
 
 /// A setting that cannot be used: start-up fails with this message, naming the key.
-public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -4,7 +4,7 @@ import FormdCore
 /// One setting, declared once: its key, what it accepts, where its value goes in
 /// `ServiceConfiguration`, and what it means. The loader, its error messages, `formd config`, the
 /// README's settings table and `config/formd.json` all follow from `ServiceConfiguration.settings`.
-public struct Setting: Sendable {
+package struct Setting: Sendable {
     /// What a value may look like in the JSON config file (the environment and flags give text).
     enum Shape: Sendable { case text, number, flag, list }
 
@@ -15,11 +15,11 @@ public struct Setting: Sendable {
     }
 
     /// The dotted key, `server.port`.
-    public let key: String
+    package let key: String
     /// What a good value is, for error messages: "an integer in 0...65535".
-    public let expected: String
+    package let expected: String
     /// The README's "meaning" column.
-    public let summary: String
+    package let summary: String
     let shape: Shape
     /// JSON null (and an empty string) means "not set": none, or `auto`.
     let nullable: Bool
@@ -31,7 +31,7 @@ public struct Setting: Sendable {
     struct Refusal: Error { var message: String? = nil }
 
     /// `server.port` → `FORMD_SERVER_PORT`.
-    public var environmentName: String { "FORMD_" + key.uppercased().replacingOccurrences(of: ".", with: "_") }
+    package var environmentName: String { "FORMD_" + key.uppercased().replacingOccurrences(of: ".", with: "_") }
 }
 
 extension Setting {

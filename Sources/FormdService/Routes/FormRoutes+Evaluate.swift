@@ -1,0 +1,149 @@
+import FormdCore
+import FormdHTTP
+import Foundation
+
+/// `POST /forms/{id}/validate` and `/evaluate` (API.md).
+extension FormRoutes {
+    func validate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
+        if let failed = preconditionFailed(form, request) { return failed }
+        let values: FormValues
+        var isFormPost = false
+        switch decodeBody(request) {
+        case .failure(let problem): return problem.response
+        case .success(.object(let o)): values = o
+        case .success(.form(let pairs)):
+            do {
+                values = try form.values(fromFormPost: pairs)
+            } catch {
+                return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
+            }
+            isFormPost = true
+        case .success(.none): values = FormValues()
+        case .success(.other): return HTTPError.notAnObject.response
+        }
+        let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
+        let answer = form.validateAnswer(values, locale: locale)
+        metrics.formatTimedOut(answer.formatTimeouts)
+        if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
+        return Self.stateResponse(answer.json, status: answer.isValid ? 200 : 422, locale: answer.locale)
+    }
+
+    func evaluate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
+        if let failed = preconditionFailed(form, request) { return failed }
+        var values = FormValues()
+        var changed: [String] = []
+        var previous = PreviousState.notSent
+        switch decodeBody(request) {
+        case .failure(let problem): return problem.response
+        case .success(.none): break
+        case .success(.form(let pairs)):
+            do {
+                values = try form.values(fromFormPost: pairs)
+            } catch {
+                return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
+            }
+        case .success(.other): return HTTPError.notAnObject.response
+        case .success(.object(let body)):
+            switch body["values"] {
+            case nil, .null?: break
+            case .object(let o)?: values = o
+            default: return HTTPError(status: 400, slug: "not-an-object", detail: "\"values\" must be an object").response
+            }
+            switch body["changed"] {
+            case nil, .null?: break
+            case .array(let items)?:
+                guard items.count <= maxChanged else {
+                    return HTTPError(
+                        status: 400, slug: "bad-request",
+                        detail: "\"changed\" lists \(items.count) ids; at most \(maxChanged) are accepted (limits.max_changed)"
+                    ).response
+                }
+                for item in items {
+                    guard case .string(let id) = item else {
+                        return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" must list field ids as strings")
+                            .response
+                    }
+                    changed.append(id)
+                }
+            default:
+                return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" must be a list of field ids").response
+            }
+            // A declarative client's previous `state` (API.md §5.1): null is "nothing yet".
+            switch body["state"] {
+            case nil: break
+            case .null?: previous = .initial
+            case .string(let token)?: previous = .token(token)
+            default:
+                return HTTPError(status: 400, slug: "bad-state", detail: "\"state\" must be a token from a previous answer, or null")
+                    .response
+            }
+        }
+        let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
+        let answer: FormAnswer
+        do {
+            answer = try form.evaluateAnswer(values, changed: changed, previous: previous, locale: locale)
+        } catch {
+            switch error {
+            case .unknownChangedID(let unknown):
+                return HTTPError(status: 400, slug: "bad-request", detail: "\"changed\" names \"\(unknown)\", which the form does not have")
+                    .response
+            case .badState(let why): return HTTPError(status: 400, slug: "bad-state", detail: why).response
+            case .repeatedFormKey: return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
+            }
+        }
+        metrics.formatTimedOut(answer.formatTimeouts)
+        return Self.stateResponse(answer.json, status: 200, locale: answer.locale)
+    }
+
+    static func stateResponse(_ body: [UInt8], status: Int, locale: SupportedLocale) -> HTTPResponse {
+        var r = HTTPResponse.json(body, status: status)
+        r.headers.set("Content-Language", locale.rawValue)
+        r.headers.set("Vary", "Accept-Language")
+        return r
+    }
+
+    /// `If-Match` with `*` or a list of ETags, strong comparison; no match → 412.
+    func preconditionFailed(_ form: Form, _ request: HTTPRequest) -> HTTPResponse? {
+        guard let header = request.headers.list("If-Match") else { return nil }
+        // The form's own tag, or a per-language variant's (it pins the same version).
+        if form.versions.contains(where: { ETagList.matches(header, $0, weak: false) }) { return nil }
+        return HTTPError(
+            status: 412, slug: "precondition-failed", detail: "the form's version is \(form.version), not \(header)"
+        ).response
+    }
+
+    enum Body {
+        case none
+        case object(FormValues)
+        /// An HTML form post (`application/x-www-form-urlencoded`, or `multipart/form-data` without
+        /// files): its pairs in order.
+        case form([(key: String, value: String)])
+        case other
+    }
+
+    /// JSON (also without a Content-Type) or an HTML form post; anything else is 415.
+    func decodeBody(_ request: HTTPRequest) -> Result<Body, HTTPError> {
+        let type = request.headers["Content-Type"].map(MediaType.essence) ?? "application/json"
+        if type == "application/x-www-form-urlencoded" {
+            return FormURLEncoding.decode(request.body).map { .form($0) }
+        }
+        if type == "multipart/form-data" {
+            return MultipartFormData.decode(request.body, contentType: request.headers["Content-Type"] ?? "").map { .form($0) }
+        }
+        guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
+            return .failure(
+                HTTPError(
+                    status: 415, slug: "unsupported-media-type",
+                    detail: "send application/json, application/x-www-form-urlencoded or multipart/form-data"))
+        }
+        if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(.none) }
+        do {
+            let doc = try JSONParser.parse(request.body, options: .submission)
+            if case .object(let o) = doc.root { return .success(.object(o)) }
+            return .success(.other)
+        } catch {
+            return .failure(
+                HTTPError(status: 400, slug: "invalid-json", detail: "line \(error.line), column \(error.column): \(error.message)"))
+        }
+    }
+}
