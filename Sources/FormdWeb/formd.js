@@ -51,12 +51,14 @@ export class FormdClient {
 
   /** `GET /forms/{id}`, revalidated with `If-None-Match`: `{definition, version, language}`. A
    * form that gives its texts per language comes resolved for `locale` (`language` is then its
-   * `Content-Language`), so the cache is per locale too; `{raw: true}` asks for it as written. */
+   * `Content-Language`), so the cache is per locale too; `{raw: true}` asks for it as written.
+   * Otherwise it comes in the Hyper shape (`?shape=hyper`): formd reads a PureForm definition
+   * for the renderer, so ids and kinds are the engine's, read in one place. */
   async definition(id, { raw = false } = {}) {
     const key = `${raw ? "raw" : this.locale || ""} ${id}`;
     const cached = this.definitions.get(key);
     const headers = cached ? { "If-None-Match": cached.version } : {};
-    const path = `forms/${encodeURIComponent(id)}${raw ? "?raw=true" : ""}`;
+    const path = `forms/${encodeURIComponent(id)}${raw ? "?raw=true" : "?shape=hyper"}`;
     const r = await this.request("GET", path, { headers, accept304: true });
     if (r.status === 304 && cached) return cached;
     const entry = { definition: r.body, version: r.headers.get("ETag"), language: r.headers.get("Content-Language") };
@@ -399,50 +401,6 @@ function localInputToRFC3339(s) {
  * module came from), `client` (a FormdClient to share), `locale`, `debounce` (ms, default 0:
  * coalescing alone), `onSubmit(answer)`, `onState(answer)`. Resolves to a FormView.
  */
-/** A PureForm definition: an array with an object whose first key is in angle brackets. */
-function isPureForm(def) {
-  return Array.isArray(def) && def.some((e) => e && typeof e === "object" && /^<.*>$/.test(Object.keys(e)[0] || ""));
-}
-
-/**
- * A PureForm definition read the way formd reads it (docs/reference/SEMANTICS.md §12), in the
- * object shape the renderer draws: one field per input property (a name ending in "?"), its id
- * `<key>` or `unknown_key_N`, its kind from the control's name, its title from the cell's label.
- */
-function fromPureForm(def) {
-  let title = null;
-  const sections = new Map();
-  let section = 0;
-  let keyless = 0;
-  for (const element of def) {
-    if (!element || typeof element !== "object") continue;
-    const [key] = Object.keys(element);
-    const value = element[key];
-    if (key === "<formd>") { if (value && typeof value.title === "string") title = value.title; continue; }
-    if (key === "<section>") { section = Number(value) || 0; continue; }
-    if (!/^<.*>$/.test(key || "") || !value || typeof value !== "object") continue;
-    const labelled = Object.entries(value).find(([name, p]) => !name.endsWith("?") && p && typeof p === "object" && typeof (p.text ?? p["text*"]) === "string");
-    const label = labelled ? labelled[1].text ?? labelled[1]["text*"] : null;
-    for (const [name, params] of Object.entries(value)) {
-      if (!name.endsWith("?") || !params || typeof params !== "object") continue;
-      const control = name.slice(0, -1).toLowerCase();
-      const type = /textfield|textview/.test(control) ? "text" : control.includes("switch") ? "switch"
-        : control.includes("segment") ? "count" : /stepper|slider/.test(control) ? "float" : null;
-      if (!type) continue;
-      const id = typeof params["<key>"] === "string" && params["<key>"] ? params["<key>"] : `unknown_key_${keyless++}`;
-      const field = { id, type, title: label ?? (typeof params.placeholder === "string" ? params.placeholder : id) };
-      if (typeof params.placeholder === "string") field.placeholder = params.placeholder;
-      if (params.secureTextEntry === true) field.type = "password";
-      if (!sections.has(section)) sections.set(section, []);
-      sections.get(section).push(field);
-    }
-  }
-  const count = Math.max(0, ...sections.keys()) + 1;
-  const list = [];
-  for (let k = 0; k < count; k++) list.push({ id: `section-${k}`, fields: sections.get(k) || [] });
-  return { title, groups: [{ sections: list }] };
-}
-
 export async function render(element, formId, options = {}) {
   const client = options.client || new FormdClient({ server: options.server, locale: options.locale, fetch: options.fetch });
   if (options.locale) client.locale = options.locale;
@@ -543,7 +501,7 @@ export class FormView {
   /** Which languages the form's texts are given in (the definition as written tells). */
   async loadLanguages() {
     try {
-      if (!this.client.locale || isPureForm(this.definition)) this.languages = definitionLanguages(this.definition);
+      if (!this.client.locale) this.languages = definitionLanguages(this.definition);
       else if (!this.session.language) this.languages = null; // not per language: one language, as written
       else this.languages = definitionLanguages((await this.client.definition(this.formId, { raw: true })).definition);
     } catch {
@@ -607,7 +565,7 @@ export class FormView {
   // ---- building ------------------------------------------------------------------------------
 
   build(instances = null) {
-    const def = isPureForm(this.definition) ? fromPureForm(this.definition) : this.definition;
+    const def = this.definition; // always the Hyper shape: the server reads PureForm (`?shape=hyper`)
     const groups = Array.isArray(def) ? def : def.groups || [];
     const templates = (!Array.isArray(def) && def.templates && def.templates.sections) || [];
     this.templates = new Map(templates.filter((s) => s && s.id).map((s) => [s.id, s]));

@@ -51,6 +51,30 @@ struct RouteTests {
     /// A definition that gives texts per language: resolved for `?locale=` and `Accept-Language`,
     /// as written without either or with `?raw=true`, each variant with its own ETag that
     /// `If-Match` accepts as the form's version.
+    /// A PureForm definition is served as written, and in the Hyper shape with `?shape=hyper`
+    /// (read by the engine, with its own ETag that `If-Match` accepts); a Hyper form ignores it.
+    @Test func pureFormInTheHyperShape() throws {
+        let s = Self.service()
+        let written = s.handle(Self.request("GET", "/forms/registration-pureform"))
+        let hyper = s.handle(Self.request("GET", "/forms/registration-pureform?shape=hyper"))
+        #expect(written.status == 200 && hyper.status == 200)
+        #expect((try? JSONSerialization.jsonObject(with: Data(written.body))) is [Any], "as written: the PureForm array")
+        let groups = try #require(Self.json(hyper)["groups"] as? [[String: Any]])
+        let sections = try #require(groups.first?["sections"] as? [[String: Any]])
+        let fields = sections.flatMap { ($0["fields"] as? [[String: Any]]) ?? [] }
+        let byID = Dictionary(uniqueKeysWithValues: fields.compactMap { f in (f["id"] as? String).map { ($0, f) } })
+        #expect(byID["password"]?["type"] as? String == "password", "a secure text entry")
+        #expect(byID["email"]?["type"] as? String == "text")
+        #expect(sections.first?["id"] as? String == "section-0")
+        let tag = try #require(hyper.headers["ETag"])
+        #expect(tag != written.headers["ETag"] && tag.hasSuffix("-hyper\""))
+        #expect(s.handle(Self.request("GET", "/forms/registration-pureform?shape=hyper", ["If-None-Match": tag])).status == 304)
+        let pinned = s.handle(Self.request("POST", "/forms/registration-pureform/validate", ["If-Match": tag], body: "{}"))
+        #expect(pinned.status != 412, "the Hyper shape's tag pins the same version")
+        let plain = s.handle(Self.request("GET", "/forms/signup?shape=hyper"))
+        #expect(plain.body == s.handle(Self.request("GET", "/forms/signup")).body)
+    }
+
     /// The media type is read case-insensitively, without parameters or surrounding blanks.
     @Test func contentTypeEssence() {
         let s = Self.service()

@@ -14,12 +14,21 @@ extension Form {
         loaded.localizedDefinitions[locale].map { ($0.bytes, $0.version) }
     }
 
+    /// The definition in the Hyper object shape, for renderers that draw one shape: a PureForm
+    /// definition read as formd reads it (one field per input, `section-N` sections), with its own
+    /// version; nil when the definition is Hyper already (`definitionJSON` is that shape).
+    public var hyperDefinitionJSON: (json: [UInt8], version: String)? {
+        loaded.hyperDefinition.map { ($0.bytes, $0.version) }
+    }
+
     /// Whether an `If-Match` tag names this version: the form's own, or one of its per-language
     /// variants' (they pin the same definition).
     public func isVersion(_ tag: String) -> Bool { loaded.isVersion(tag) }
 
     /// The versions that pin this definition: its own, then its per-language variants'.
-    public var versions: [String] { [loaded.version] + loaded.localizedDefinitions.values.map(\.version).sorted() }
+    public var versions: [String] {
+        [loaded.version] + (loaded.hyperDefinition.map { [$0.version] } ?? []) + loaded.localizedDefinitions.values.map(\.version).sorted()
+    }
 
     /// Fields that hold a value (not buttons or spacers), template fields counted once.
     public var valueFieldCount: Int { loaded.plan.valueFieldCount }

@@ -11,8 +11,14 @@ package final class LoadedForm: Sendable {
     /// The definition resolved for each locale, when some text is given per language; empty
     /// otherwise (every locale then gets `servedBytes`).
     package let localizedDefinitions: [SupportedLocale: LocalizedDefinition]
+    /// A PureForm definition in the Hyper object shape (`FormDefinition.hyperJSON`), with its own
+    /// version; nil for a Hyper definition (its shape is the served one).
+    package let hyperDefinition: LocalizedDefinition?
 
-    init(id: String, servedBytes: [UInt8], plan: FormPlan, warnings: [Diagnostic], localizedRoot: JSONValue? = nil) {
+    init(
+        id: String, servedBytes: [UInt8], plan: FormPlan, warnings: [Diagnostic], localizedRoot: JSONValue? = nil,
+        hyperBytes: [UInt8]? = nil
+    ) {
         self.id = id
         self.servedBytes = servedBytes
         let version = ETag.strong(of: servedBytes)
@@ -28,12 +34,13 @@ package final class LoadedForm: Sendable {
             }
         }
         self.localizedDefinitions = variants
+        hyperDefinition = hyperBytes.map { LocalizedDefinition(bytes: $0, version: String(version.dropLast()) + "-hyper\"") }
     }
 
     /// Whether an `If-Match` tag names this version: the form's own ETag, or one of its
     /// per-language variants' (they pin the same definition).
     package func isVersion(_ tag: String) -> Bool {
-        tag == version || localizedDefinitions.values.contains { $0.version == tag }
+        tag == version || hyperDefinition?.version == tag || localizedDefinitions.values.contains { $0.version == tag }
     }
 
     /// `title`, else the first group's title, else the id (API.md `GET /forms`).
@@ -72,7 +79,8 @@ package enum FormLoader {
         })
         let definition: FormDefinition?
         var readerDiagnostics: [Diagnostic]
-        if PureFormReader.recognizes(document.root), case .array(let items) = document.root {
+        let isPureForm = PureFormReader.recognizes(document.root)
+        if isPureForm, case .array(let items) = document.root {
             var pure = PureFormReader(locate: { path in
                 (document.keyLocation(of: path) ?? document.location(of: path)).map { ($0.line, $0.column) }
             })
@@ -101,7 +109,8 @@ package enum FormLoader {
         let served = document.trailingCommaOffsets.isEmpty ? bytes : document.strictBytes(from: bytes)
         let form = LoadedForm(
             id: id, servedBytes: served, plan: plan, warnings: diagnostics,
-            localizedRoot: reader.hasLocalizedText ? document.root : nil)
+            localizedRoot: reader.hasLocalizedText ? document.root : nil,
+            hyperBytes: isPureForm ? definition.hyperJSON() : nil)
         return Result(form: form, diagnostics: diagnostics)
     }
 }
