@@ -49,7 +49,9 @@ extension Form {
         -> FormAnswer
     {
         let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
-        var w = JSONWriter(reservingCapacity: capacity)
+        // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
+        // buffer's regrowth (a copy and a second allocation).
+        var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
         evaluation.validateResponse(form: loaded.id, version: loaded.version, into: &w)
         return FormAnswer(evaluation, json: w.bytes)
     }
@@ -76,7 +78,7 @@ extension Form {
             }
         }
         let evaluation = Evaluation(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
-        var w = JSONWriter(reservingCapacity: capacity)
+        var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
         evaluation.evaluateResponse(form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         return FormAnswer(evaluation, json: w.bytes)
     }

@@ -66,8 +66,14 @@ extension Evaluation: AnswerContent {
     }
 
     @inline(__always)
-    func forEachError(_ body: (AnswerError) -> Void) {
-        for e in errors { body(AnswerError(e)) }
+    func forEachError(_ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+        for e in errors {
+            switch e.subject {
+            case .field(let id): body(id, nil, e.code.rawValue, e.message, e.params, e.messageKey)
+            case .section(let id): body(nil, id, e.code.rawValue, e.message, e.params, e.messageKey)
+            case .form: body(nil, nil, e.code.rawValue, e.message, e.params, e.messageKey)
+            }
+        }
     }
 
     @inline(__always)

@@ -107,10 +107,8 @@ extension FormState: AnswerContent {
         for a in actions { body(a.id, a.type, a.action.rawValue, a.value) }
     }
 
-    func forEachError(_ body: (AnswerError) -> Void) {
-        for e in errors {
-            body(AnswerError(field: e.field, section: e.section, code: e.code, message: e.message, params: e.params, messageKey: e.messageKey))
-        }
+    func forEachError(_ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+        for e in errors { body(e.field, e.section, e.code, e.message, e.params, e.messageKey) }
     }
 
     func forEachDropped(_ body: (String, String) -> Void) {

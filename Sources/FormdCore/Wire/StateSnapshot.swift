@@ -59,10 +59,7 @@ extension StateSnapshot {
         w.beginArray()
         for e in errors {
             // Without the subject: the hash is of what the entry says, wherever it is listed.
-            var entry = AnswerError(e)
-            entry.field = nil
-            entry.section = nil
-            w.errorEntry(entry)
+            w.errorEntry(e, withSubject: false)
         }
         w.endArray()
         return max(1, hash(w.bytes))
