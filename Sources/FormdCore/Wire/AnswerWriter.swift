@@ -205,3 +205,176 @@ extension JSONWriter {
         errorEntry(field: field, section: section, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
     }
 }
+
+// MARK: - Evaluate's `state` and `changes` (API reference §5.1)
+
+extension ListDiff {
+    func write(_ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("removed")
+        w.beginArray()
+        for r in removed {
+            w.beginObject()
+            w.key("id")
+            w.string(r.id)
+            w.key("from")
+            w.number(r.from)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("inserted")
+        w.beginArray()
+        for i in inserted {
+            w.beginObject()
+            w.key("id")
+            w.string(i.id)
+            w.key("at")
+            w.number(i.at)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("moved")
+        w.beginArray()
+        for m in moved {
+            w.beginObject()
+            w.key("id")
+            w.string(m.id)
+            w.key("from")
+            w.number(m.from)
+            w.key("to")
+            w.number(m.to)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+}
+
+extension Evaluation {
+    /// `"state"` (the token of this answer, or null when it is too large to carry) and
+    /// `"changes"` from `previous` to this state (API.md §5.1).
+    func writeStateChanges(previous: StateSnapshot, form: String, version: String, into w: inout JSONWriter) {
+        let (current, errorsByID, formErrors) = snapshot()
+        w.key("state")
+        if let token = current.token(form: form, version: version) { w.string(token) } else { w.null() }
+        w.key("changes")
+        w.beginObject()
+
+        // The visible order: sections, then each section's fields.
+        func visibleSections(_ s: StateSnapshot) -> [String] {
+            s.sections.filter { $0.flags.contains(.visible) }.map { plan.sectionKey($0) }
+        }
+        func visibleFields(_ s: StateSnapshot) -> [String: [String]] {
+            var out: [String: [String]] = [:]
+            for section in s.sections {
+                out[plan.sectionKey(section)] = section.fields.filter { $0.flags.contains(.visible) }
+                    .map { plan.fieldID($0, instance: section.instance) }
+            }
+            return out
+        }
+        w.key("order")
+        w.beginObject()
+        w.key("sections")
+        ListDiff(from: visibleSections(previous), to: visibleSections(current)).write(&w)
+        w.key("fields")
+        w.beginObject()
+        let oldFields = visibleFields(previous)
+        let newFields = visibleFields(current)
+        var keys = current.sections.map { plan.sectionKey($0) }
+        for s in previous.sections where newFields[plan.sectionKey(s)] == nil { keys.append(plan.sectionKey(s)) }
+        for key in keys {
+            let diff = ListDiff(from: oldFields[key] ?? [], to: newFields[key] ?? [])
+            guard !diff.isEmpty else { continue }
+            w.key(key)
+            diff.write(&w)
+        }
+        w.endObject()
+        w.endObject()
+
+        // Attributes of fields and sections that are new or changed.
+        var oldFieldByID: [String: StateSnapshot.Field] = [:]
+        var oldSectionByID: [String: StateSnapshot.Section] = [:]
+        for s in previous.sections {
+            oldSectionByID[plan.sectionKey(s)] = s
+            for f in s.fields { oldFieldByID[plan.fieldID(f, instance: s.instance)] = f }
+        }
+        var newFieldIDs = Set<String>()
+        var newSectionIDs = Set<String>()
+        w.key("fields")
+        w.beginObject()
+        // The snapshot's sections are the slotMap's, in the same order, fields and all.
+        for (k, o) in slotMap.sectionOrder.enumerated() {
+            let range = slotMap.sectionFields[Int(o)]
+            for (j, s) in (Int(range.lowerBound)..<Int(range.upperBound)).enumerated() {
+                let id = slotMap.ids[s]
+                newFieldIDs.insert(id)
+                let now = current.sections[k].fields[j]
+                let before = oldFieldByID[id]
+                let value = before == nil || before!.value != now.value || before!.flags.contains(.hasValue) != now.flags.contains(.hasValue)
+                let visible = before == nil || before!.flags.contains(.visible) != now.flags.contains(.visible)
+                let enabled = before == nil || before!.flags.contains(.enabled) != now.flags.contains(.enabled)
+                let required = before == nil || before!.flags.contains(.required) != now.flags.contains(.required)
+                let errors = before == nil || before!.errors != now.errors
+                guard value || visible || enabled || required || errors else { continue }
+                w.key(id)
+                w.beginObject()
+                if value {
+                    w.key("value")
+                    if let v = outputValue(s) { w.writeValue(v) } else { w.null() }
+                }
+                if visible {
+                    w.key("visible")
+                    w.bool(now.flags.contains(.visible))
+                }
+                if enabled {
+                    w.key("enabled")
+                    w.bool(now.flags.contains(.enabled))
+                }
+                if required {
+                    w.key("required")
+                    w.bool(now.flags.contains(.required))
+                }
+                if errors { AnswerWriter.writeErrors(errorsByID[id] ?? [], into: &w) }
+                w.endObject()
+            }
+        }
+        w.endObject()
+        w.key("sections")
+        w.beginObject()
+        for s in current.sections {
+            let id = plan.sectionKey(s)
+            newSectionIDs.insert(id)
+            let before = oldSectionByID[id]
+            let visible = before == nil || before!.flags.contains(.visible) != s.flags.contains(.visible)
+            let errors = before == nil || before!.errors != s.errors
+            guard visible || errors else { continue }
+            w.key(id)
+            w.beginObject()
+            if visible {
+                w.key("visible")
+                w.bool(s.flags.contains(.visible))
+            }
+            if errors { AnswerWriter.writeErrors(errorsByID[id] ?? [], into: &w) }
+            w.endObject()
+        }
+        w.endObject()
+        w.key("removed")
+        w.beginObject()
+        w.key("fields")
+        w.beginArray()
+        for s in previous.sections {
+            for f in s.fields {
+                let id = plan.fieldID(f, instance: s.instance)
+                if !newFieldIDs.contains(id) { w.string(id) }
+            }
+        }
+        w.endArray()
+        w.key("sections")
+        w.beginArray()
+        for s in previous.sections where !newSectionIDs.contains(plan.sectionKey(s)) { w.string(plan.sectionKey(s)) }
+        w.endArray()
+        w.endObject()
+        if previous.formErrors != current.formErrors { AnswerWriter.writeErrors(formErrors, into: &w) }
+        w.endObject()
+    }
+}
