@@ -16,6 +16,13 @@ let package = Package(
         .library(name: "FormdClient", targets: ["FormdClient"]),
         .executable(name: "formd", targets: ["formd"]),
     ],
+    // `Server` (on by default) brings the server's dependencies. An app that only wants the
+    // engine and the client depends on formd with `traits: []`: SwiftPM then resolves, fetches
+    // and builds none of them (every reference to them below is guarded by the trait).
+    traits: [
+        .trait(name: "Server", description: "The server and the formd command's dependencies (argument parsing, configuration, logging, metrics)."),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Providers and precedence of the settings; no traits: formd reads its JSON file itself
@@ -64,10 +71,10 @@ let package = Package(
             name: "FormdService",
             dependencies: [
                 "FormdCore", "FormdHTTP", "FormdWeb",
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ],
             // `schemas/form-definition.json`, linked into the target so it can be embedded.
             resources: [.embedInCode("Documents/Resources/form-definition.json")]
@@ -76,10 +83,10 @@ let package = Package(
             name: "formd",
             dependencies: [
                 "FormdCore", "FormdService",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
             ]
         ),
         // What every test target shares: the HTTP test client (plain and TLS), a test CA, `eventually`.
