@@ -120,20 +120,33 @@ struct RegistryTests {
     /// A Kubernetes ConfigMap volume: `a.json` links to `..data/a.json`, and an update swaps the
     /// `..data` link (rename over it) to a new folder. No `*.json` name changes.
     @Test func inotifySeesAConfigMapSwap() throws {
+        let (f, r) = try watchedConfigMap(newKeys: [:])
+        defer { r.stopWatching() }
+        #expect(r.form("a")?.title == "One")
+        try swapConfigMapData(f)
+        #expect(eventually(within: 5, every: 0.002) { r.form("a")?.title == "Two" ? true : nil } == true)
+    }
+
+    /// A ConfigMap-style folder watched by inotify: `..v1/a.json` ("One") served through the
+    /// `..data` link, and `..v2` ready with `a.json` ("Two") and `newKeys`.
+    func watchedConfigMap(newKeys: [String: String]) throws -> (TempFolder, FormRegistry) {
         let f = try TempFolder()
-        let fm = FileManager.default
         try f.write("..v1/a.json", Fixtures.titled("One"))
         try f.write("..v2/a.json", Fixtures.titled("Two"))
+        for (name, text) in newKeys { try f.write("..v2/\(name)", text) }
+        let fm = FileManager.default
         try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data").path, withDestinationPath: "..v1")
         try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("a.json").path, withDestinationPath: "..data/a.json")
         let r = FormRegistry(directory: f.url.path, logger: Self.logger)
         r.loadAll(indexInBackground: false)
         #expect(try r.startWatching(mode: .inotify) == .inotify)
-        defer { r.stopWatching() }
-        #expect(r.form("a")?.title == "One")
-        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data_tmp").path, withDestinationPath: "..v2")
+        return (f, r)
+    }
+
+    /// What kubelet does on an update: a new `..data_tmp` link renamed over `..data`.
+    func swapConfigMapData(_ f: TempFolder) throws {
+        try FileManager.default.createSymbolicLink(atPath: f.url.appendingPathComponent("..data_tmp").path, withDestinationPath: "..v2")
         #expect(rename(f.url.appendingPathComponent("..data_tmp").path, f.url.appendingPathComponent("..data").path) == 0)
-        #expect(eventually(within: 5, every: 0.002) { r.form("a")?.title == "Two" ? true : nil } == true)
     }
 
     /// `symlink(2)` and `link(2)` produce only IN_CREATE: a form added as a link used to wait for
@@ -156,23 +169,13 @@ struct RegistryTests {
 
     /// A ConfigMap update that adds a key: kubelet swaps `..data`, then links the new key's name.
     @Test func inotifySeesANewConfigMapKeyLinkedAfterTheSwap() throws {
-        let f = try TempFolder()
-        let fm = FileManager.default
-        try f.write("..v1/a.json", Fixtures.titled("One"))
-        try f.write("..v2/a.json", Fixtures.titled("Two"))
-        try f.write("..v2/b.json", Fixtures.titled("New key"))
-        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data").path, withDestinationPath: "..v1")
-        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("a.json").path, withDestinationPath: "..data/a.json")
-        let r = FormRegistry(directory: f.url.path, logger: Self.logger)
-        r.loadAll(indexInBackground: false)
-        #expect(try r.startWatching(mode: .inotify) == .inotify)
+        let (f, r) = try watchedConfigMap(newKeys: ["b.json": Fixtures.titled("New key")])
         defer { r.stopWatching() }
-        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("..data_tmp").path, withDestinationPath: "..v2")
-        #expect(rename(f.url.appendingPathComponent("..data_tmp").path, f.url.appendingPathComponent("..data").path) == 0)
+        try swapConfigMapData(f)
         // Once the swap's rescan has run, the key's link appears.
         #expect(eventually(within: 5, every: 0.002) { r.form("a")?.title == "Two" ? true : nil } == true)
         #expect(r.form("b") == nil)
-        try fm.createSymbolicLink(atPath: f.url.appendingPathComponent("b.json").path, withDestinationPath: "..data/b.json")
+        try FileManager.default.createSymbolicLink(atPath: f.url.appendingPathComponent("b.json").path, withDestinationPath: "..data/b.json")
         #expect(eventually(within: 5, every: 0.002) { r.form("b")?.title } == "New key")
     }
     #endif
