@@ -6,7 +6,8 @@
 // `formd_free`:
 //
 //     [u32 LE status][u32 LE length][length bytes: body]
-//     validate and evaluate only: [u32 LE length][length bytes: deferred, a JSON array of field ids]
+//     validate and evaluate answers (status 0 or 1) only:
+//     [u32 LE length][length bytes: deferred, a JSON array of field ids (docs/WASM.md)]
 //
 // Statuses: 0 ok (validate: valid), 1 invalid (validate), 2 a problem (body: text),
 // 3 `changed` names no field or dynamic section (body: the id).
