@@ -61,7 +61,9 @@ let package = Package(
         // binary as bytes so that the container and a copied binary serve it without files.
         .target(
             name: "FormdWeb",
-            exclude: ["README.md"],
+            // formd-engine.js wraps .build/wasm/formd-engine.wasm (scripts/build-wasm, docs/WASM.md);
+            // not served yet.
+            exclude: ["README.md", "formd-engine.js"],
             resources: [
                 .embedInCode("formd.js"), .embedInCode("formd.css"),
                 .embedInCode("index.html"), .embedInCode("page.js"), .embedInCode("page.css"),

@@ -160,15 +160,15 @@ import Testing
 
     @Test func comparison() throws {
         // The conformance compare cases.
-        #expect(CalendarValue.compare("2014-10-31T22:00:00Z", "2014-10-31T23:00:00+02:00", as: .dateTime) == .orderedDescending)
-        #expect(CalendarValue.compare("2014-10-31T20:00:00Z", "2014-10-31T23:00:00+02:00", as: .dateTime) == .orderedAscending)
-        #expect(CalendarValue.compare("2014-10-31T21:00:00Z", "2014-10-31T21:00:00.500Z", as: .dateTime) == .orderedAscending)
-        #expect(CalendarValue.compare("2014-10-31T22:00:00.500+01:00", "2014-10-31T21:00:00Z", as: .dateTime) == .orderedDescending)
-        #expect(CalendarValue.compare("2015-01-01", "2015-01-01", as: .date) == .orderedSame)
-        #expect(CalendarValue.compare("2014-01-01", "2015-01-01", as: .date) == .orderedAscending)
-        #expect(CalendarValue.compare("09:30", "09:30:00", as: .time) == .orderedSame)
-        #expect(CalendarValue.compare("23:59:59", "00:00:00", as: .time) == .orderedDescending)
-        #expect(CalendarValue.compare("x", "09:30", as: .time) == nil)
+        #expect(CalendarValue.order("2014-10-31T22:00:00Z", "2014-10-31T23:00:00+02:00", as: .dateTime) == 1)
+        #expect(CalendarValue.order("2014-10-31T20:00:00Z", "2014-10-31T23:00:00+02:00", as: .dateTime) == -1)
+        #expect(CalendarValue.order("2014-10-31T21:00:00Z", "2014-10-31T21:00:00.500Z", as: .dateTime) == -1)
+        #expect(CalendarValue.order("2014-10-31T22:00:00.500+01:00", "2014-10-31T21:00:00Z", as: .dateTime) == 1)
+        #expect(CalendarValue.order("2015-01-01", "2015-01-01", as: .date) == 0)
+        #expect(CalendarValue.order("2014-01-01", "2015-01-01", as: .date) == -1)
+        #expect(CalendarValue.order("09:30", "09:30:00", as: .time) == 0)
+        #expect(CalendarValue.order("23:59:59", "00:00:00", as: .time) == 1)
+        #expect(CalendarValue.order("x", "09:30", as: .time) == nil)
 
         let a = try #require(CalendarValue("2014-10-31T21:00:00Z", as: .dateTime))
         let b = try #require(CalendarValue("2014-10-31T21:00:00.500Z", as: .dateTime))

@@ -25,6 +25,20 @@ struct FormAPITests {
 
     static func form() throws -> Form { try Form(id: "order", json: Array(definition.utf8)) }
 
+    /// Natively every `format` check is decided (ICU beyond SimplePattern's fast path); only the
+    /// WebAssembly build defers one to the server (docs/WASM.md).
+    @Test func formatChecksAreNeverDeferredNatively() throws {
+        let json = #"""
+        {"title": "P", "groups": [{"title": "G", "sections": [{"id": "s", "fields": [
+          {"id": "phone", "title": "Phone", "type": "text", "validations": {"format": "^\\+?[0-9 ]{8,19}$"}}]}]}]}
+        """#
+        let form = try Form(id: "p", json: Array(json.utf8))
+        let answer = form.validateAnswer(["phone": "abc"])
+        #expect(!answer.isValid && answer.subjectsInError == ["phone"], "a space in a bracket class leaves the fast path: ICU decides")
+        #expect(answer.deferredFormats.isEmpty)
+        #expect(form.validateAnswer(["phone": "+47 912 34 567"]).isValid)
+    }
+
     @Test func valuesFromLiteralsAndFromJSON() throws {
         let literal: FormValues = ["name": "Ola", "age": 42, "share": 2.5, "ok": true, "tags": ["a", 1], "nested": ["k": .null]]
         let decoded = try FormValues(json: Array(#"{"name":"Ola","age":42,"share":2.5,"ok":true,"tags":["a",1],"nested":{"k":null}}"#.utf8))

@@ -173,6 +173,7 @@ import Testing
         case .match: "M"
         case .noMatch: "N"
         case .timedOut: "T"
+        case .deferred: "D"
         }
     }
 

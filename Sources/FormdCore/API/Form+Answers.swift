@@ -16,6 +16,11 @@ public struct FormAnswer: Sendable {
     public let locale: SupportedLocale
     /// `format` checks that gave up on their budget (each counts as not matching).
     public let formatTimeouts: Int
+    /// Fields whose `format` this build could not check, once each: always empty natively. In
+    /// WebAssembly (until the engine has its own linear regex matcher) a pattern the engine-free
+    /// `SimplePattern` cannot decide is not guessed: the check passes here, the field is listed,
+    /// and the answer is provisional for it: only the server's answer is final (docs/WASM.md).
+    public let deferredFormats: [String]
     /// The errors, for `subjectsInError` (kept, not converted: most callers never ask).
     let errors: [FormError]
 
@@ -97,6 +102,7 @@ extension FormAnswer {
         isValid = e.isValid
         locale = e.options.locale
         formatTimeouts = e.formatTimeouts
+        deferredFormats = e.deferredFormats
         errors = e.errors
     }
 }

@@ -27,7 +27,7 @@ extension Form {
 
     /// The versions that pin this definition: its own, then its per-language variants'.
     public var versions: [String] {
-        [loaded.version] + (loaded.hyperDefinition.map { [$0.version] } ?? []) + loaded.localizedDefinitions.values.map(\.version).sorted()
+        [loaded.version] + (loaded.hyperDefinition.map { [$0.version] } ?? []) + loaded.localizedDefinitions.values.map({ $0.version }).sorted()
     }
 
     /// Fields that hold a value (not buttons or spacers), template fields counted once.

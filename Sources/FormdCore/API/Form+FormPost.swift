@@ -43,7 +43,7 @@ extension Form {
             }
             let values = [entry.first] + entry.more
             if kind == .multiSelect {
-                object.append(key, .array(values.filter { !$0.allSatisfy(\.isWhitespace) }.map { .string($0) }))
+                object.append(key, .array(values.filter { !$0.allSatisfy({ $0.isWhitespace }) }.map { .string($0) }))
             } else if values.contains(where: { ["on", "true", "1"].contains($0.lowercased()) }) {  // a switch
                 object.append(key, .bool(true))
             } else if let last = values.last {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A form definition, loaded and checked, ready to evaluate submissions in-process: the same
 /// engine, with the same answers, as the formd server.
 ///
@@ -35,17 +33,6 @@ public struct Form: Sendable {
         guard let form = result.form else { throw FormDefinitionError(id: id, file: nil, diagnostics: result.diagnostics) }
         self.loaded = form
         self.options = options
-    }
-
-    /// Loads `<id>.json` (the id defaults to the file name without `.json`).
-    public init(id: String? = nil, contentsOf url: URL, options: EvaluationOptions = EvaluationOptions()) throws {
-        let id = id ?? url.deletingPathExtension().lastPathComponent
-        let data = try Data(contentsOf: url)
-        do {
-            try self.init(id: id, json: data, options: options)
-        } catch {
-            throw FormDefinitionError(id: id, file: url.path, diagnostics: error.diagnostics)
-        }
     }
 
     init(loaded: LoadedForm, options: EvaluationOptions) {

@@ -67,7 +67,7 @@ public struct FormState: Sendable, Equatable {
         /// Equal when subject, code, message and params (in order) are.
         public static func == (a: ValidationError, b: ValidationError) -> Bool {
             a.subject == b.subject && a.code == b.code && a.message == b.message && a.messageKey == b.messageKey
-                && a.params.map(\.key) == b.params.map(\.key) && a.params.map(\.value) == b.params.map(\.value)
+                && a.params.map({ $0.key }) == b.params.map({ $0.key }) && a.params.map({ $0.value }) == b.params.map({ $0.value })
         }
     }
 
@@ -121,9 +121,9 @@ public struct FormState: Sendable, Equatable {
     public func errors(for id: String) -> [ValidationError] { errors.filter { $0.field == id } }
 
     /// Ids of the fields that are not visible, in definition order (validate's `hidden`).
-    public var hidden: [String] { fields.filter { !$0.isVisible }.map(\.id) }
+    public var hidden: [String] { fields.filter { !$0.isVisible }.map({ $0.id }) }
     /// Ids of the disabled fields, in definition order (validate's `disabled`).
-    public var disabled: [String] { fields.filter { !$0.isEnabled }.map(\.id) }
+    public var disabled: [String] { fields.filter { !$0.isEnabled }.map({ $0.id }) }
 }
 
 extension FormState {

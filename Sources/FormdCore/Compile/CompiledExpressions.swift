@@ -1,5 +1,3 @@
-import Foundation
-
 /// A load-time problem inside an expression: `offset` is the 0-based scalar offset in its text.
 struct ExpressionIssue: Error {
     let message: String
@@ -128,7 +126,7 @@ private func bindVariables(
 
 /// Where a name first occurs in an expression (0-based scalar offset), for diagnostics.
 private func offset(of name: String, in source: String) -> Int {
-    guard let r = source.range(of: name) else { return 0 }
+    guard let r = source.firstRange(ofText: name) else { return 0 }
     return source.unicodeScalars.distance(from: source.unicodeScalars.startIndex, to: r.lowerBound)
 }
 
@@ -251,7 +249,7 @@ extension Evaluation {
             }
             return total.map { .number($0) } ?? .missing
         case .text:
-            return .string(chosen.map(\.choiceText).joined(separator: ", "))
+            return .string(chosen.map({ $0.choiceText }).joined(separator: ", "))
         case .condition:
             return chosen.isEmpty ? .missing : .number(FormNumber(chosen.count))
         }

@@ -52,8 +52,8 @@ struct FormCompiler {
         for (t, template) in definition.templates.enumerated() {
             let section = sectionSpecs.firstIndex { $0.template == t }
             let fields = template.fields.map { compileField($0, template: t, section: section ?? 0) }
-            let parts = template.fields.map { f -> (String, String) in
-                guard let r = f.id.range(of: ":index") else { return (f.id, "") }
+            let parts = template.fields.map { f -> (prefix: String, suffix: String) in  // labelled as stored (see `dropped`)
+                guard let r = f.id.firstRange(ofText: ":index") else { return (f.id, "") }
                 return (String(f.id[..<r.lowerBound]), String(f.id[r.upperBound...]))
             }
             templateSpecs.append(
@@ -81,7 +81,7 @@ struct FormCompiler {
                 templates.indices.contains(t) && templates[t].fields.indices.contains(a) ? templates[t].fields[a] : nil
             }
         }
-        for f in fields + templates.flatMap(\.fields) {
+        for f in fields + templates.flatMap({ $0.fields }) {
             guard let formula = f.formula else { continue }
             for v in formula.variables {
                 guard let read = spec(v), read.isSecret else { continue }
@@ -205,8 +205,8 @@ struct FormCompiler {
 
     /// `T[*].attr`.
     func aggregate(_ name: String) -> (Int, Int)? {
-        guard let r = name.range(of: "[*]") else { return nil }
-        let pattern = name.replacingCharacters(in: r, with: "[:index]")
+        guard let r = name.firstRange(ofText: "[*]") else { return nil }
+        let pattern = String(name[..<r.lowerBound]) + "[:index]" + String(name[r.upperBound...])
         for (t, attrs) in templateAttr.enumerated() {
             if let a = attrs[pattern] { return (t, a) }
         }
@@ -234,7 +234,7 @@ struct FormCompiler {
         }
         let coercer = ValueCoercer(
             kind: field.kind, formatter: InputFormatter.forField(id: field.id, type: field.type),
-            optionIDs: field.options.map(\.id))
+            optionIDs: field.options.map({ $0.id }))
 
         // Default (SEMANTICS §3): the JSON `value`, else the first default option.
         var defaultValue: JSONValue?
@@ -249,7 +249,7 @@ struct FormCompiler {
         }
         if defaultValue == nil, field.kind == .multiSelect {
             // Every option marked `default` (SEMANTICS §3).
-            let ids = field.options.filter(\.isDefault).compactMap(\.id)
+            let ids = field.options.filter({ $0.isDefault }).compactMap({ $0.id })
             if !ids.isEmpty { defaultValue = .array(ids) }
         } else if defaultValue == nil, let option = field.options.first(where: { $0.isDefault && $0.id != nil }) {
             defaultValue = option.id
@@ -303,7 +303,7 @@ struct FormCompiler {
         }
 
         let targets = field.options.isEmpty ? compileTargets(field.targets, template: template) : []
-        let all = targets + options.flatMap(\.targets)
+        let all = targets + options.flatMap({ $0.targets })
         let idCheck = IDCheck.forField(id: field.id)
         return FieldSpec(
             field: field, id: field.id, kind: field.kind, template: template, section: section, coercer: coercer,
@@ -314,7 +314,7 @@ struct FormCompiler {
 
     /// A PureForm input's patterns (matched in full, case-sensitively) and its `equal` constant.
     private mutating func compilePureForm(_ rules: PureFormRules, field: Field, coercer: ValueCoercer) -> CompiledPureFormRules {
-        var patterns: [(FormatPattern, String, String)] = []
+        var patterns: [(pattern: FormatPattern, source: String, messageKey: String)] = []  // labelled as stored
         for p in rules.patterns {
             let source = p.fullName && rules.quirks.contains(.lowercaseFullName) ? PureFormRules.lowercaseFullNamePattern : p.source
             do {
@@ -405,7 +405,6 @@ struct FormCompiler {
     // MARK: - Formula order and cycles
 
     private mutating func formulaOrder(fields: [FieldSpec], templates: [TemplateSpec]) -> [FormPlan.FormulaNode] {
-        typealias Node = FormPlan.FormulaNode
         var nodes: [Node] = []
         for (i, f) in fields.enumerated() where f.formula != nil { nodes.append(.field(i)) }
         for (t, tpl) in templates.enumerated() {
@@ -448,7 +447,7 @@ struct FormCompiler {
                         stack.append((m, edges(m), 0))
                     case 1?:
                         // Cycle: the members are on the stack from m to node.
-                        let members = stack.map(\.0).drop { $0 != m }
+                        let members = stack.map({ $0.0 }).drop { $0 != m }
                         if reported.isDisjoint(with: members) {
                             reported.formUnion(members)
                             reportCycle(Array(members), nodes: nodes, name: { spec($0).id }, edges: edges, path: { spec($0).path })
@@ -582,3 +581,7 @@ extension OptionMatch {
         }
     }
 }
+
+/// For `formulaOrder`. At file scope: Embedded Swift (WebAssembly) rejects a local typealias
+/// that the function's nested functions use.
+private typealias Node = FormPlan.FormulaNode

@@ -2,7 +2,7 @@
 extension FormPlan {
     /// The ids of the `switch` fields outside repeating sections: a browser leaves an unchecked
     /// checkbox out of its post, so these are false when a post does not name them.
-    package var staticSwitchIDs: [String] { fields.filter { $0.kind == .switch }.map(\.id) }
+    package var staticSwitchIDs: [String] { fields.filter { $0.kind == .switch }.map({ $0.id }) }
 
     /// Whether a submitted key names a `switch` field: a static one, or an instance's
     /// (`items[2].approved`).
@@ -20,5 +20,5 @@ extension FormPlan {
     }
 
     /// Ids of the multiple-choice fields outside repeating sections.
-    package var staticMultipleChoiceIDs: [String] { fields.filter { $0.kind == .multiSelect }.map(\.id) }
+    package var staticMultipleChoiceIDs: [String] { fields.filter { $0.kind == .multiSelect }.map({ $0.id }) }
 }

@@ -77,14 +77,14 @@ package final class FormPlan: Sendable {
         self.sections = sections
         self.templates = templates
         self.fieldIndex = fieldIndex
-        self.fieldIDs = fields.map(\.id)
+        self.fieldIDs = fields.map({ $0.id })
         self.sectionIndex = sectionIndex
         self.staticIDsLookLikeInstances = fields.contains { InstanceKey($0.id) != nil }
         self.sectionIsDynamic = sections.map { $0.template != nil }
         self.templateIndex = templateIndex
         self.formulaOrder = formulaOrder
         self.valueFieldCount =
-            fields.filter(\.holdsValue).count + templates.reduce(0) { $0 + $1.fields.filter(\.holdsValue).count }
+            fields.filter({ $0.holdsValue }).count + templates.reduce(0) { $0 + $1.fields.filter({ $0.holdsValue }).count }
         flags = Self.slotFlags(fields: fields, templates: templates)
         coercers = SpecTable(fields: fields, templates: templates) {
             ValueCoercer(kind: $0.coercer.kind, formatter: $0.coercer.formatter, optionIDs: [])
@@ -102,7 +102,7 @@ package final class FormPlan: Sendable {
         optionRanges = SpecTable(fields: fields, templates: templates) { spec in
             let start = Int32(ids.count)
             ids += spec.coercer.optionIDs
-            numbers += spec.options.map(\.number)
+            numbers += spec.options.map({ $0.number })
             return start..<Int32(ids.count)
         }
         optionIDs = ids
@@ -128,7 +128,7 @@ package final class FormPlan: Sendable {
             return start..<Int32(edges.count)
         }
         self.edges = edges
-        hasMultipleChoice = (fields + templates.flatMap(\.fields)).contains { $0.kind == .multiSelect }
+        hasMultipleChoice = (fields + templates.flatMap({ $0.fields })).contains { $0.kind == .multiSelect }
         self.staticSlotMap = SlotMap(fields: fields, sections: sections, templates: templates, flags: flags)
     }
 
@@ -147,7 +147,7 @@ package final class FormPlan: Sendable {
                 }
             }
         }
-        for spec in fields + templates.flatMap(\.fields) {
+        for spec in fields + templates.flatMap({ $0.fields }) {
             if let f = spec.formula { mark(f.variables, .formulaInput) }
             for t in spec.targets where t.isStructural {
                 if let c = t.condition { mark(c.variables, .conditionInput) }

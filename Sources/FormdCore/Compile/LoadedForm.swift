@@ -102,7 +102,7 @@ package enum FormLoader {
         // In file order, so an author reads them top to bottom.
         let diagnostics = (readerDiagnostics + compiler.diagnostics + lint.diagnostics).enumerated().sorted {
             ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
-        }.map(\.element)
+        }.map({ $0.element })
         guard let plan, !diagnostics.contains(where: { $0.severity == .error }) else {
             return Result(form: nil, diagnostics: diagnostics)
         }

@@ -24,7 +24,7 @@ struct DefinitionLint {
     }
 
     private var allFields: [Field] {
-        definition.groups.flatMap { $0.sections.flatMap(\.fields) } + definition.templates.flatMap(\.fields)
+        definition.groups.flatMap { $0.sections.flatMap({ $0.fields }) } + definition.templates.flatMap({ $0.fields })
     }
 
     // MARK: - Kinds
@@ -157,7 +157,7 @@ struct DefinitionLint {
             else { continue }
             edges.append(Edge(from: from, to: to, hides: action == .hide, path: t.path))
         }
-        guard edges.contains(where: \.hides) else { return }
+        guard edges.contains(where: { $0.hides }) else { return }
 
         var adjacency = [[Int]](repeating: [], count: names.count)
         for (i, e) in edges.enumerated() { adjacency[e.from].append(i) }

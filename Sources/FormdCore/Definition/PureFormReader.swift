@@ -158,7 +158,7 @@ struct PureFormReader {
         for k in inputs.indices { inputs[k].field.validations?.pureForm?.quirks = quirks }
         var sections: [Section] = []
         for k in 0..<count {
-            let fields = inputs.filter { $0.section == k }.map(\.field)
+            let fields = inputs.filter { $0.section == k }.map({ $0.field })
             sections.append(
                 Section(
                     id: "section-\(k)", fields: fields, isDynamic: false, actionTitle: nil, targets: [], minInstances: nil,
@@ -192,7 +192,7 @@ struct PureFormReader {
                     } else {
                         error(
                             JSONDocument.elementPath(op, k),
-                            "unknown quirk \(name.compactText); known: \(PureFormRules.Quirk.allCases.map(\.rawValue).joined(separator: ", "))")
+                            "unknown quirk \(name.compactText); known: \(PureFormRules.Quirk.allCases.map({ $0.rawValue }).joined(separator: ", "))")
                     }
                 }
             default:
@@ -213,10 +213,10 @@ struct PureFormReader {
     /// The kind of the control a property names (`textField?`, `aSwitch?`, `segmentedControl?`).
     static func kind(ofProperty name: String) -> String? {
         let n = name.lowercased()
-        if n.contains("textfield") || n.contains("textview") { return "text" }
-        if n.contains("switch") { return "switch" }
-        if n.contains("segment") { return "count" }
-        if n.contains("stepper") || n.contains("slider") { return "float" }
+        if n.containsText("textfield") || n.containsText("textview") { return "text" }
+        if n.containsText("switch") { return "switch" }
+        if n.containsText("segment") { return "count" }
+        if n.containsText("stepper") || n.containsText("slider") { return "float" }
         return nil
     }
 

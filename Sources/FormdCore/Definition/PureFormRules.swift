@@ -40,21 +40,21 @@ package struct PureFormRules: Sendable, Hashable {
     package init() {}
 
     package static func == (a: PureFormRules, b: PureFormRules) -> Bool {
-        a.rules == b.rules && a.equal == b.equal && a.patterns.map(\.source) == b.patterns.map(\.source)
+        a.rules == b.rules && a.equal == b.equal && a.patterns.map({ $0.source }) == b.patterns.map({ $0.source })
             && a.quirks == b.quirks && a.compareKey == b.compareKey
     }
 
     package func hash(into h: inout Hasher) {
         h.combine(rules)
         h.combine(equal)
-        h.combine(patterns.map(\.source))
+        h.combine(patterns.map({ $0.source }))
     }
 
     /// PureForm's message key for an error `code` of this field (the first rule with that code).
     func messageKey(for code: ErrorCode) -> String? { rules.first { $0.code == code }?.messageKey }
 
     /// The codes evaluate reports for a changed field: those of its immediate rules.
-    var immediateCodes: Set<ErrorCode> { Set(rules.filter(\.immediate).map(\.code)) }
+    var immediateCodes: Set<ErrorCode> { Set(rules.filter({ $0.immediate }).map({ $0.code })) }
 
     /// PureForm's e-mail pattern, with a top-level domain of two letters or more (PureForm's
     /// stopped at four, which refuses `.museum` and `.info`-length domains of today).

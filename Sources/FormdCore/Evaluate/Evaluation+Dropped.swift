@@ -14,7 +14,9 @@ extension Evaluation {
     /// Every submitted key that carried a value and is not in `values` as sent, with the first
     /// reason that applies (SEMANTICS §8).
     package var dropped: [(field: String, reason: DropReason)] {
-        var out: [(String, DropReason)] = []
+        // Labelled as returned: converting an array of unlabelled tuples is a dynamic cast, which
+        // Embedded Swift (WebAssembly) does not have.
+        var out: [(field: String, reason: DropReason)] = []
         // By index, and from the slot flags: copying each member and visiting each field's spec
         // cost two memory accesses per submitted key on large submissions, for a list that is
         // usually short.

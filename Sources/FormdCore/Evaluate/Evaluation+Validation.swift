@@ -1,5 +1,3 @@
-import Foundation
-
 /// SEMANTICS §6: every visible field is checked; `required` and `type` stop a field's checks.
 extension Evaluation {
     mutating func validate() {
@@ -152,7 +150,7 @@ extension Evaluation {
             if let max = rules.maxSelections, chosen.count > max { fieldError(s, .maxSelections, params: [("max", .int(max))]) }
         }
         if let pattern = spec?.validations?.format, checks.flags.contains(.textChecks), let text = v.textForChecks,
-            !formatMatches(pattern, text)
+            !formatMatches(s, pattern, text)
         {
             fieldError(s, .format, params: [("pattern", .string(pattern.source))])
         }
@@ -175,7 +173,7 @@ extension Evaluation {
         }
         guard !pure.patterns.isEmpty else { return }
         let text = v.textForChecks ?? (v.boolValue.map { $0 ? "true" : "false" } ?? "")
-        for p in pure.patterns where !formatMatches(p.pattern, text) {
+        for p in pure.patterns where !formatMatches(s, p.pattern, text) {
             fieldError(s, .format, params: [("pattern", .string(p.source))], messageKey: p.messageKey)
         }
     }
@@ -198,33 +196,43 @@ extension Evaluation {
         errors.append(error)
     }
 
-    /// One `format` check within what is left of the request's budget.
-    private mutating func formatMatches(_ pattern: FormatPattern, _ text: String) -> Bool {
-        let outcome = pattern.evaluate(text, drawingFrom: &formatAllowanceLeft)
-        if outcome == .timedOut { formatTimeouts += 1 }
-        return outcome == .match
+    /// One `format` check of slot `s`'s value within what is left of the request's budget. A
+    /// check this build cannot make (`.deferred`, WebAssembly only) is no error here: the field
+    /// is listed in `deferredFormats` and the server decides.
+    private mutating func formatMatches(_ s: Int, _ pattern: FormatPattern, _ text: String) -> Bool {
+        switch pattern.evaluate(text, drawingFrom: &formatAllowanceLeft) {
+        case .match: return true
+        case .noMatch: return false
+        case .timedOut:
+            formatTimeouts += 1
+            return false
+        case .deferred:
+            let id = slotMap.ids[s]
+            if !deferredFormats.contains(id) { deferredFormats.append(id) }
+            return true
+        }
     }
 
     /// `compare_rule` on typed values: calendar values as instants, numbers numerically, else text.
     private func compare(_ a: JSONValue, _ b: JSONValue, kind: FieldKind, _ rule: Validations.CompareRule) -> Bool {
-        let order: ComparisonResult
+        let order: Int  // -1, 0, 1
         if let ck = kind.calendarKind, let x = a.stringValue, let y = b.stringValue,
-            let c = CalendarValue.compare(x, y, as: ck)
+            let c = CalendarValue.order(x, y, as: ck)
         {
             order = c
         } else if let x = a.numericReading, let y = b.numericReading {
-            order = x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+            order = x < y ? -1 : x > y ? 1 : 0
         } else if let x = a.textForChecks, let y = b.textForChecks {
-            order = x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
+            order = x < y ? -1 : x > y ? 1 : 0
         } else {
             return true
         }
         switch rule {
-        case .greater: return order == .orderedDescending
-        case .greaterOrEqual: return order != .orderedAscending
-        case .less: return order == .orderedAscending
-        case .lessOrEqual: return order != .orderedDescending
-        case .equal: return order == .orderedSame
+        case .greater: return order > 0
+        case .greaterOrEqual: return order >= 0
+        case .less: return order < 0
+        case .lessOrEqual: return order <= 0
+        case .equal: return order == 0
         }
     }
 }
@@ -293,7 +301,7 @@ extension Evaluation {
             switch p.value {
             case .string(let s): (p.key, s)
             case .number(let n): (p.key, n.text)
-            case .array(let items): (p.key, items.compactMap(\.stringValue).joined(separator: ", "))
+            case .array(let items): (p.key, items.compactMap({ $0.stringValue }).joined(separator: ", "))
             default: (p.key, "")
             }
         }

@@ -20,7 +20,7 @@ extension Evaluation {
                     guard let v = value(s) else { continue }
                     if case .array(let chosen) = v {
                         // A multiple choice runs every chosen option's targets, in definition order.
-                        targets = chosen.compactMap { spec.option(for: $0) }.flatMap(\.targets)
+                        targets = chosen.compactMap { spec.option(for: $0) }.flatMap({ $0.targets })
                     } else {
                         guard let option = spec.option(for: v) else { continue }
                         targets = option.targets

@@ -71,6 +71,9 @@ package struct Evaluation: Sendable {
     var formatAllowanceLeft = FormatAllowance(steps: 0, cpu: .zero)
     /// `format` checks that ran out of time (counted in metrics by the service).
     package internal(set) var formatTimeouts = 0
+    /// Fields whose `format` this build could not check (`FormatPattern.Outcome.deferred`: only
+    /// WebAssembly builds, for patterns `SimplePattern` cannot decide), once each, in check order.
+    package internal(set) var deferredFormats: [String] = []
     /// Ids named in `changed`: evaluate reports `required` only for them.
     var changedIDs: Set<String> = []
     package internal(set) var errors: [FormError] = []
@@ -84,7 +87,7 @@ package struct Evaluation: Sendable {
         self.plan = plan
         self.mode = mode
         self.options = options
-        aggregates = plan.templates.isEmpty ? nil : AggregateCache(attributes: plan.templates.map(\.fields.count))
+        aggregates = plan.templates.isEmpty ? nil : AggregateCache(attributes: plan.templates.map({ $0.fields.count }))
 
         // 1. Which instances exist (SEMANTICS §7), and where each key goes. Static slots do
         // not depend on the instances, so keys naming static fields are placed right away; keys
@@ -119,7 +122,7 @@ package struct Evaluation: Sendable {
         // are kept, the count sent is remembered for the `max_instances` error, and the keys of
         // the others are dropped as `over_limit`. Without this the work grew with what was sent
         // (and aggregates over instances made it quadratic), whatever the limit said.
-        requestedInstances = instanceSets.map(\.count)
+        requestedInstances = instanceSets.map({ $0.count })
         for t in instanceSets.indices {
             let cap = plan.templates[t].section.flatMap { plan.sections[$0].section.maxInstances } ?? options.maxInstances
             if instanceSets[t].count > cap { instanceSets[t] = Set(instanceSets[t].sorted().prefix(cap)) }

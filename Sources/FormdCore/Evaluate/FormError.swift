@@ -17,7 +17,7 @@ package struct FormError: Sendable, Hashable {
 
     package static func == (a: FormError, b: FormError) -> Bool {
         a.subject == b.subject && a.code == b.code && a.message == b.message
-            && a.params.map(\.key) == b.params.map(\.key) && a.params.map(\.value) == b.params.map(\.value)
+            && a.params.map({ $0.key }) == b.params.map({ $0.key }) && a.params.map({ $0.value }) == b.params.map({ $0.value })
     }
 
     package func hash(into h: inout Hasher) {

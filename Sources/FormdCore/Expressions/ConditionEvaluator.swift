@@ -1,5 +1,3 @@
-import Foundation
-
 /// A run-time failure in a condition: the whole condition is false.
 struct ConditionFailure: Error {}
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Exact decimal arithmetic for formulas and conditions. Every operation returns nil for "no
 /// value" (division by zero, out of range) and sets `inexact` when the result had to be
 /// rounded to 38 significant digits (then the final result is rounded to 15, SEMANTICS §4).
@@ -205,7 +203,7 @@ enum DecimalMath {
             }
             return result
         }
-        let r = Foundation.pow(a.doubleValue, b.doubleValue)
+        let r = LibM.pow(a.doubleValue, b.doubleValue)
         guard r.isFinite else { return nil }
         inexact = true
         return FormNumber.parse(String(r))

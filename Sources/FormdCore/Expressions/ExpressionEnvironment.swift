@@ -1,5 +1,3 @@
-import Foundation
-
 /// A variable's value as the engine hands it to the evaluator.
 ///
 /// The engine passes `.missing` for fields that are absent, hidden or invalid, numbers for

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One token of a formula or condition. `column` is 1-based, in characters.
 struct ExpressionToken: Sendable {
     enum Kind: Sendable, Equatable {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The parsed form of formulas and conditions. Variables and aggregates are indices into the
 /// owning expression's `variables` / `aggregates` lists, so renaming (`:index`) and binding to
 /// engine slots never rewrite the tree.

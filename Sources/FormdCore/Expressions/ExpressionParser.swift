@@ -1,5 +1,3 @@
-import Foundation
-
 /// Recursive-descent parser shared by numeric formulas and conditions.
 ///
 /// Grammar, lowest precedence first (conditions; formulas start at `additive`):
@@ -211,7 +209,7 @@ package struct ExpressionParser {
                 throw ExpressionError("unknown name '\(name)': write field ids as $\(name), "
                                       + "functions as \(name)(...)", column: token.column)
             }
-            if name.contains("[*]") {
+            if name.containsText("[*]") {
                 throw ExpressionError("'\(name)' can only be the argument of sum, count, avg, min or max",
                                       column: token.column)
             }
@@ -268,7 +266,7 @@ package struct ExpressionParser {
     }
 
     private mutating func parseArgument() throws(ExpressionError) -> Argument {
-        if case .name(let n, let dollar) = current.kind, n.contains("[*]") {
+        if case .name(let n, let dollar) = current.kind, n.containsText("[*]") {
             switch next.kind {
             case .comma, .rightParen:
                 let column = current.column
@@ -284,7 +282,7 @@ package struct ExpressionParser {
     }
 
     private func aggregateReference(_ name: String, column: Int) throws(ExpressionError) -> AggregateReference {
-        let parts = name.components(separatedBy: "[*]")
+        let parts = name.components(separatedByText: "[*]")
         guard parts.count == 2, !parts[0].isEmpty, parts[1].hasPrefix("."), parts[1].count > 1 else {
             throw ExpressionError("an aggregated field is written T[*].attr, not '\(name)'", column: column)
         }

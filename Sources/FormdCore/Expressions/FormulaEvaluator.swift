@@ -1,5 +1,3 @@
-import Foundation
-
 /// "No value" while evaluating a numeric formula (division by zero, out of range, an empty
 /// avg/min/max): the whole formula has no value.
 struct NoValue: Error {}
@@ -89,16 +87,16 @@ enum Arithmetic {
         case .ceil: return DecimalMath.ceil(a)
         case .sqrt: return DecimalMath.sqrt(a, &inexact)
         case .pow: return b.flatMap { DecimalMath.pow(a, $0, &inexact) }
-        case .log: return DecimalMath.real(a, &inexact) { $0 > 0 ? Foundation.log10($0) : .nan }
-        case .ln: return DecimalMath.real(a, &inexact) { $0 > 0 ? Foundation.log($0) : .nan }
-        case .log2: return DecimalMath.real(a, &inexact) { $0 > 0 ? Foundation.log2($0) : .nan }
-        case .exp: return DecimalMath.real(a, &inexact) { Foundation.exp($0) }
-        case .sin: return DecimalMath.real(a, &inexact) { Foundation.sin($0) }
-        case .cos: return DecimalMath.real(a, &inexact) { Foundation.cos($0) }
-        case .tan: return DecimalMath.real(a, &inexact) { Foundation.tan($0) }
-        case .asin: return DecimalMath.real(a, &inexact) { Foundation.asin($0) }
-        case .acos: return DecimalMath.real(a, &inexact) { Foundation.acos($0) }
-        case .atan: return DecimalMath.real(a, &inexact) { Foundation.atan($0) }
+        case .log: return DecimalMath.real(a, &inexact) { $0 > 0 ? LibM.log10($0) : .nan }
+        case .ln: return DecimalMath.real(a, &inexact) { $0 > 0 ? LibM.log($0) : .nan }
+        case .log2: return DecimalMath.real(a, &inexact) { $0 > 0 ? LibM.log2($0) : .nan }
+        case .exp: return DecimalMath.real(a, &inexact) { LibM.exp($0) }
+        case .sin: return DecimalMath.real(a, &inexact) { LibM.sin($0) }
+        case .cos: return DecimalMath.real(a, &inexact) { LibM.cos($0) }
+        case .tan: return DecimalMath.real(a, &inexact) { LibM.tan($0) }
+        case .asin: return DecimalMath.real(a, &inexact) { LibM.asin($0) }
+        case .acos: return DecimalMath.real(a, &inexact) { LibM.acos($0) }
+        case .atan: return DecimalMath.real(a, &inexact) { LibM.atan($0) }
         case .dtor: return DecimalMath.real(a, &inexact) { $0 * Double.pi / 180 }
         case .rtod: return DecimalMath.real(a, &inexact) { $0 * 180 / Double.pi }
         case .nthroot:
@@ -106,7 +104,7 @@ enum Arithmetic {
             guard let b, let n = b.intValue, n != 0 else { return nil }
             let odd = n % 2 != 0
             return DecimalMath.real(a, &inexact) { x in
-                x < 0 ? (odd ? -Foundation.pow(-x, 1 / Double(n)) : .nan) : Foundation.pow(x, 1 / Double(n))
+                x < 0 ? (odd ? -LibM.pow(-x, 1 / Double(n)) : .nan) : LibM.pow(x, 1 / Double(n))
             }
         }
     }

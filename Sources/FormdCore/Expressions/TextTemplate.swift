@@ -1,5 +1,3 @@
-import Foundation
-
 /// A formula on a non-numeric field (SEMANTICS §4): literal text with candidate field ids.
 ///
 /// Every maximal run of field-id characters (see `ExpressionLexer`; `$` stripped) is a
@@ -139,6 +137,6 @@ package struct BoundTextTemplate: Sendable {
                 }
             }
         }
-        return result.allSatisfy(\.isWhitespace) ? .none : .text(result)
+        return result.allSatisfy({ $0.isWhitespace }) ? .none : .text(result)
     }
 }

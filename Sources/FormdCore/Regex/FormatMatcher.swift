@@ -1,7 +1,5 @@
-import Foundation
-
 /// A compiled pattern in one concrete engine. Implementations are thread-safe.
-protocol FormatMatcher: Sendable {
+protocol FormatMatcher: AnyObject, Sendable {
     /// Unanchored, case-insensitive search; gives up when `budget` is spent, and leaves in it
     /// what the search used.
     func evaluate(_ text: String, budget: inout MatchBudget) -> FormatPattern.Outcome
@@ -58,52 +56,5 @@ public struct FormatAllowance: Sendable, Equatable {
     public init(steps: Int32, cpu: Duration) {
         self.steps = steps
         self.cpuNanoseconds = cpu.clampedNanoseconds
-    }
-}
-
-/// The regex engines `FormatPattern` can use.
-enum FormatEngine: Sendable, CaseIterable {
-    /// ICU's C API with a deadline checked from the match callback (Linux).
-    case icu
-    /// NSRegularExpression with `.reportProgress` (Apple platforms).
-    case foundation
-
-    static var allCases: [FormatEngine] {
-        #if canImport(_FoundationICU)
-        [.icu, .foundation]
-        #else
-        [.foundation]
-        #endif
-    }
-
-    static var preferred: FormatEngine { allCases[0] }
-
-    func compile(_ pattern: String) throws(FormatPatternError) -> any FormatMatcher {
-        switch self {
-        case .icu:
-            #if canImport(_FoundationICU)
-            return try ICUFormatMatcher(pattern)
-            #else
-            return try FoundationFormatMatcher(pattern)
-            #endif
-        case .foundation:
-            return try FoundationFormatMatcher(pattern)
-        }
-    }
-}
-
-/// Monotonic nanoseconds (wall clock).
-enum MonotonicClock {
-    @inline(__always)
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-}
-
-/// CPU time of the calling thread, in nanoseconds: a system call (no vDSO), so it is read at the
-/// start and end of an engine check and at its progress reports, never on the engine-free path.
-enum ThreadCPUClock {
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 }

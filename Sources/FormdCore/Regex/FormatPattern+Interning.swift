@@ -1,3 +1,5 @@
+// Native builds: shared, weakly held patterns behind a lock. WebAssembly: FormatPattern+Interning+Embedded.swift.
+#if !hasFeature(Embedded)
 import Foundation
 
 extension FormatPattern {
@@ -42,3 +44,4 @@ extension FormatPattern {
         }
     }
 }
+#endif

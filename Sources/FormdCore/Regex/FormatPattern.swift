@@ -1,5 +1,3 @@
-import Foundation
-
 /// A compiled `validations.format` pattern: an ICU regular expression matched
 /// case-insensitively and unanchored (the value is valid when the pattern
 /// matches anywhere in it), with a bounded cost per check (docs/REGEX.md).
@@ -15,6 +13,10 @@ package final class FormatPattern: Sendable {
         /// memory limit hit). For validation this counts as *not matching*:
         /// the value fails `format`. Reported separately so callers can count it.
         case timedOut
+        /// This build has no engine for the pattern (WebAssembly, when `SimplePattern` cannot
+        /// decide): neither a match nor a failure. Validation reports no error for it and lists
+        /// the field in `FormAnswer.deferredFormats`; the server's answer decides. Never native.
+        case deferred
     }
 
     /// CPU budget for one check. Deliberately below the 5 ms the spec allows: it is counted

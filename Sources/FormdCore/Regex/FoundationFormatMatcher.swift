@@ -1,3 +1,4 @@
+#if !hasFeature(Embedded)
 import Foundation
 
 /// NSRegularExpression with a CPU-time bound: `.reportProgress` makes the engine call
@@ -37,3 +38,4 @@ final class FoundationFormatMatcher: FormatMatcher, @unchecked Sendable {
         return outcome
     }
 }
+#endif

@@ -1,4 +1,5 @@
-#if canImport(_FoundationICU)
+// canImport(_FoundationICU) is also true for wasm32 (the module map is found), then fails to build.
+#if canImport(_FoundationICU) && !hasFeature(Embedded)
 import Foundation
 import _FoundationICU
 

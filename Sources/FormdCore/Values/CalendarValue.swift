@@ -1,5 +1,3 @@
-import Foundation
-
 /// A coerced `date`, `date_time` or `time` value (SEMANTICS §2), with its canonical text and a
 /// comparable instant for `compare` checks (SEMANTICS §6).
 ///
@@ -121,9 +119,10 @@ package struct CalendarValue: Sendable, Hashable, Comparable, CustomStringConver
     /// Compares two values of `kind` given as text (canonical or any accepted input), as
     /// instants; nil when either is not a value of that kind. Canonical `date_time`s cannot be
     /// compared as strings (`…00Z` sorts after `…00.500Z`).
-    package static func compare(_ a: String, _ b: String, as kind: CalendarKind) -> ComparisonResult? {
+    /// -1, 0 or 1 (as `DecimalText.compare`).
+    package static func order(_ a: String, _ b: String, as kind: CalendarKind) -> Int? {
         guard let x = CalendarValue(a, as: kind), let y = CalendarValue(b, as: kind) else { return nil }
-        return x.instant < y.instant ? .orderedAscending : x.instant > y.instant ? .orderedDescending : .orderedSame
+        return x.instant < y.instant ? -1 : x.instant > y.instant ? 1 : 0
     }
 }
 

@@ -312,7 +312,7 @@ extension String {
         for b in utf8 {
             switch b {
             case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D: continue
-            case 0x80...: return allSatisfy(\.isWhitespace)
+            case 0x80...: return allSatisfy({ $0.isWhitespace })
             default: return false
             }
         }

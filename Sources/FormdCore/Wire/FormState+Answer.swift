@@ -46,10 +46,10 @@ extension FormState {
         self.dropped = dropped
         if isValidate {
             // Validate names the hidden and disabled fields only: the others are visible and enabled.
-            let hidden = Set((o["hidden"]?.arrayValue ?? []).compactMap(\.stringValue))
-            let disabled = Set((o["disabled"]?.arrayValue ?? []).compactMap(\.stringValue))
-            var ids = (o["hidden"]?.arrayValue ?? []).compactMap(\.stringValue)
-            for d in (o["disabled"]?.arrayValue ?? []).compactMap(\.stringValue) where !hidden.contains(d) { ids.append(d) }
+            let hidden = Set((o["hidden"]?.arrayValue ?? []).compactMap({ $0.stringValue }))
+            let disabled = Set((o["disabled"]?.arrayValue ?? []).compactMap({ $0.stringValue }))
+            var ids = (o["hidden"]?.arrayValue ?? []).compactMap({ $0.stringValue })
+            for d in (o["disabled"]?.arrayValue ?? []).compactMap({ $0.stringValue }) where !hidden.contains(d) { ids.append(d) }
             fields = ids.map { Field(id: $0, isVisible: !hidden.contains($0), isEnabled: !disabled.contains($0), isRequired: false) }
             sections = []
             actions = []

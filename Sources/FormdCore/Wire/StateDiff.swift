@@ -25,7 +25,7 @@ struct ListDiff: Equatable {
             if let j = newIndex[id] { common.append((id, i, j)) } else { removed.append((id, i)) }
         }
         for (j, id) in new.enumerated() where !oldSet.contains(id) { inserted.append((id, j)) }
-        let kept = Self.longestIncreasingRun(common.map(\.to))
+        let kept = Self.longestIncreasingRun(common.map({ $0.to }))
         for (k, c) in common.enumerated() where !kept.contains(k) { moved.append(c) }
     }
 
@@ -53,10 +53,10 @@ struct ListDiff: Equatable {
     }
 
     static func == (a: ListDiff, b: ListDiff) -> Bool {
-        a.removed.map(\.id) == b.removed.map(\.id) && a.removed.map(\.from) == b.removed.map(\.from)
-            && a.inserted.map(\.id) == b.inserted.map(\.id) && a.inserted.map(\.at) == b.inserted.map(\.at)
-            && a.moved.map(\.id) == b.moved.map(\.id) && a.moved.map(\.from) == b.moved.map(\.from)
-            && a.moved.map(\.to) == b.moved.map(\.to)
+        a.removed.map({ $0.id }) == b.removed.map({ $0.id }) && a.removed.map({ $0.from }) == b.removed.map({ $0.from })
+            && a.inserted.map({ $0.id }) == b.inserted.map({ $0.id }) && a.inserted.map({ $0.at }) == b.inserted.map({ $0.at })
+            && a.moved.map({ $0.id }) == b.moved.map({ $0.id }) && a.moved.map({ $0.from }) == b.moved.map({ $0.from })
+            && a.moved.map({ $0.to }) == b.moved.map({ $0.to })
     }
 
 }

@@ -1,0 +1,138 @@
+// node --test Tests/Wasm/: Sources/FormdWeb/formd-engine.js over .build/wasm/formd-engine.wasm
+// (scripts/build-wasm). With FORMD_BIN (default .build/release/formd, when built), answers are
+// also compared byte for byte with `formd validate|evaluate`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FormdEngine, FormdDefinitionError, FormdRequestError, FormdEngineTrap } from '../../Sources/FormdWeb/formd-engine.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const wasmPath = process.env.FORMD_WASM || join(root, '.build/wasm/formd-engine.wasm');
+const formdBin = process.env.FORMD_BIN || join(root, '.build/release/formd');
+const employment = readFileSync(join(root, 'Forms/employment.json'));
+const engine = await FormdEngine.load(readFileSync(wasmPath));
+
+const valid = {
+  first_name: 'Ola', last_name: 'Nordmann', work_email: 'ola.nordmann@example.no', employment_type: 'permanent',
+  start_date: '2024-01-15', base_salary: 1, bonus: 25000.5, vacation_weeks: 5, pension_percent: 5.5,
+};
+const invalid = { first_name: 'O', work_email: 'not an email', employment_type: 2, start_date: '2024-02-30' };
+
+/** `formd ARGS FORM -` with `values` on stdin: { status, stdout }, or null when formd is not built. */
+function formd(args, form, values) {
+  if (!existsSync(formdBin)) return null;
+  const r = spawnSync(formdBin, [...args, form, '-'], { input: JSON.stringify(values) });
+  return { status: r.status, stdout: r.stdout.toString() };
+}
+
+test('validate: the server answer, bytes and status', () => {
+  const form = engine.loadForm('employment', employment);
+  const ok = form.validate(valid);
+  assert.equal(ok.status, 0);
+  assert.equal(ok.valid, true);
+  assert.equal(ok.answer.form, 'employment');
+  assert.equal(typeof ok.answer.values.total, 'number');  // a formula
+  assert.deepEqual(ok.deferredFormats, []);
+  const bad = form.validate(invalid, { locale: 'nb' });
+  assert.equal(bad.status, 1);
+  assert.equal(bad.valid, false);
+  assert.ok(bad.answer.errors.some((e) => e.field === 'start_date'));
+  const native = formd(['validate', '--locale', 'nb'], join(root, 'Forms/employment.json'), invalid);
+  if (native) {
+    assert.equal(native.status, 1);
+    assert.equal(native.stdout, bad.json + '\n');
+  }
+  form.free();
+});
+
+test('evaluate: changed, locale, state token round trip', () => {
+  const form = engine.loadForm('employment', employment);
+  const first = form.evaluate(valid, { changed: ['employment_type'], locale: 'es', state: null });
+  assert.equal(first.status, 0);
+  assert.equal(typeof first.answer.state, 'string');
+  assert.ok(first.answer.changes, 'a first request with state null gets changes');
+  const native = formd(['evaluate', '--locale', 'es', '--changed', 'employment_type'], join(root, 'Forms/employment.json'), valid);
+  if (native) {
+    const plain = form.evaluate(valid, { changed: ['employment_type'], locale: 'es' });
+    assert.equal(native.stdout, plain.json + '\n');
+  }
+  const next = form.evaluate({ ...valid, employment_type: 'temporary' }, { changed: ['employment_type'], state: first.answer.state });
+  assert.equal(next.status, 0);
+  assert.ok(next.answer.changes, 'a request with a token gets changes');
+  assert.throws(() => form.evaluate(valid, { state: 'not-a-token' }), FormdRequestError);
+  assert.throws(
+    () => form.evaluate(valid, { changed: ['no_such_field'] }),
+    (e) => e instanceof FormdRequestError && e.unknownChanged === 'no_such_field',
+  );
+  form.free();
+});
+
+test('a bad definition: FILE:LINE:COL problems as formd check prints them', () => {
+  assert.throws(
+    () => engine.loadForm('broken', '{"title": "x",\n  "groups": 3}', { file: 'Forms/broken.json' }),
+    (e) => e instanceof FormdDefinitionError && e.problems.length > 0
+      && e.problems.every((p) => /^Forms\/broken\.json:\d+:\d+: error: /.test(p)),
+  );
+  assert.throws(() => engine.loadForm('x', '{"title": '), (e) => /^x\.json:1:\d+: error: /.test(e.problems[0]));
+});
+
+test('bad values: position, and the object rule', () => {
+  const form = engine.loadForm('employment', employment);
+  assert.throws(() => form.validate('{"first_name": '), (e) => e instanceof FormdRequestError && /^\d+:\d+$/.test(e.position));
+  assert.throws(() => form.validate('[1]'), (e) => e instanceof FormdRequestError && /JSON object/.test(e.message));
+  assert.equal(form.validate('null').status, 1, 'null is no values: required fields fail');
+  form.free();
+});
+
+test('a format the module cannot check is deferred, never guessed', () => {
+  const phone = JSON.stringify({
+    title: 'p', groups: [{ title: 'g', sections: [{ id: 's', fields: [
+      { id: 'phone', type: 'text', title: 'Phone', validations: { format: '^\\+?[0-9 ]{8,19}$' } },
+      { id: 'code', type: 'text', title: 'Code', validations: { format: '^[0-9]{4}$' } },
+    ] }] }],
+  });
+  const form = engine.loadForm('phone', phone);
+  const a = form.validate({ phone: 'abc', code: '12345' });
+  assert.deepEqual(a.deferredFormats, ['phone'], 'a space in a bracket class leaves SimplePattern: deferred');
+  assert.deepEqual(a.answer.errors.map((e) => [e.field, e.code]), [['code', 'format']], 'SimplePattern decides code');
+  assert.deepEqual(form.validate({ code: '1234' }).deferredFormats, [], 'no value, no check, nothing deferred');
+  form.free();
+});
+
+test('free: the handle is gone, others keep working', () => {
+  const a = engine.loadForm('employment', employment);
+  const b = engine.loadForm('employment', employment);
+  a.free();
+  assert.throws(() => a.validate(valid), FormdRequestError);
+  assert.equal(b.validate(valid).status, 0);
+  b.free();
+});
+
+test('a trap recreates the instance and reloads the forms', () => {
+  const local = new FormdEngine(engine.module);
+  const form = local.loadForm('employment', employment);
+  const real = local.exports;
+  local.exports = { ...real, formd_validate: () => { throw new WebAssembly.RuntimeError('unreachable'); } };
+  assert.throws(() => form.validate(valid), FormdEngineTrap);
+  assert.equal(local.traps, 1);
+  assert.notEqual(local.exports, real, 'a new instance');
+  assert.equal(form.validate(valid).status, 0, 'the form works again, same handle');
+});
+
+test('memory returns to its baseline over 10,000 calls', () => {
+  const local = new FormdEngine(engine.module);
+  const form = local.loadForm('employment', employment);
+  const values = JSON.stringify(invalid);
+  for (let i = 0; i < 50; i++) form.validate(values);  // warm up (lazy globals)
+  const probe = () => { const p = local.exports.formd_alloc(64); local.exports.formd_free(p); return p; };
+  const before = { bytes: local.memoryBytes, probe: probe() };
+  for (let i = 0; i < 5000; i++) {
+    form.validate(values);
+    form.evaluate(values, { changed: ['employment_type'], locale: 'nb' });
+  }
+  assert.deepEqual({ bytes: local.memoryBytes, probe: probe() }, before);
+});
