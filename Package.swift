@@ -61,11 +61,11 @@ let package = Package(
         // binary as bytes so that the container and a copied binary serve it without files.
         .target(
             name: "FormdWeb",
-            // formd-engine.js wraps .build/wasm/formd-engine.wasm (scripts/build-wasm, docs/WASM.md);
-            // not served yet.
-            exclude: ["README.md", "formd-engine.js"],
+            // formd-engine.js wraps formd-engine.wasm, embedded as EngineModule.swift
+            // (scripts/embed-wasm, docs/WASM.md).
+            exclude: ["README.md"],
             resources: [
-                .embedInCode("formd.js"), .embedInCode("formd.css"),
+                .embedInCode("formd.js"), .embedInCode("formd.css"), .embedInCode("formd-engine.js"),
                 .embedInCode("index.html"), .embedInCode("page.js"), .embedInCode("page.css"),
             ]
         ),

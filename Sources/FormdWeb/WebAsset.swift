@@ -1,3 +1,5 @@
+import Foundation
+
 /// One file of the web client, as formd serves it.
 package struct WebAsset: Sendable {
     /// The URL path it is served at.
@@ -7,13 +9,20 @@ package struct WebAsset: Sendable {
     /// Part of the page at `/` (off with `ui.enabled` false), not of the embeddable client.
     package let isPage: Bool
 
-    /// Every file, by path: the embeddable client (`/client/formd.js`, `/client/formd.css`) and
-    /// the page (`/`, `/client/page.js`, `/client/page.css`).
+    /// The engine module (`/client/formd-engine.wasm`).
+    package static let enginePath = "/client/formd-engine.wasm"
+
+    /// Every file, by path: the embeddable client (`/client/formd.js`, `/client/formd.css`, the
+    /// engine `/client/formd-engine.js` and `/client/formd-engine.wasm`) and the page (`/`,
+    /// `/client/page.js`, `/client/page.css`).
     package static let all: [String: WebAsset] = {
         let js = "text/javascript; charset=utf-8", css = "text/css; charset=utf-8"
+        let engine = Data(base64Encoded: EngineModule.base64).map { [UInt8]($0) } ?? []
         let files = [
             WebAsset(path: "/client/formd.js", contentType: js, bytes: PackageResources.formd_js, isPage: false),
             WebAsset(path: "/client/formd.css", contentType: css, bytes: PackageResources.formd_css, isPage: false),
+            WebAsset(path: "/client/formd-engine.js", contentType: js, bytes: PackageResources.formd_engine_js, isPage: false),
+            WebAsset(path: enginePath, contentType: "application/wasm", bytes: engine, isPage: false),
             WebAsset(path: "/", contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html, isPage: true),
             WebAsset(path: "/client/page.js", contentType: js, bytes: PackageResources.page_js, isPage: true),
             WebAsset(path: "/client/page.css", contentType: css, bytes: PackageResources.page_css, isPage: true),

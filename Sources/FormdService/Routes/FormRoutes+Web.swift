@@ -12,9 +12,10 @@ extension FormRoutes {
     static let webFiles: [String: (asset: WebAsset, etag: String)] = WebAsset.all.mapValues { ($0, ETag.strong(of: $0.bytes)) }
 
     /// The page's policy: its own scripts and styles only, requests to this server only, and no
-    /// framing. The client's module sets styles through the CSSOM, which `style-src` permits.
+    /// framing. The client's module sets styles through the CSSOM, which `style-src` permits;
+    /// `'wasm-unsafe-eval'` lets it compile the engine module (formd-engine.wasm) and nothing more.
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     func webAsset(_ path: String, _ request: HTTPRequest) -> (String, HTTPResponse) {
@@ -31,8 +32,14 @@ extension FormRoutes {
             r.compressionKey = "web " + etag
         }
         r.headers.set("ETag", etag)
-        // Revalidated on every use (a 304 is cheap), so an upgraded formd is picked up at once.
-        r.headers.set("Cache-Control", "no-cache")
+        if path == WebAsset.enginePath, Self.queryValue(request.query, "v").map({ "\"" + $0 + "\"" == etag }) == true {
+            // The engine at its own version (`?v=` its ETag's digits): that URL never changes.
+            r.headers.set("Cache-Control", "public, max-age=31536000, immutable")
+        } else {
+            // Revalidated on every use (a 304 is cheap), so an upgraded formd is picked up at once:
+            // the engine a page runs must be the server's.
+            r.headers.set("Cache-Control", "no-cache")
+        }
         r.headers.set("X-Content-Type-Options", "nosniff")
         if !asset.isPage {
             r.headers.set("Access-Control-Allow-Origin", "*")
