@@ -2,7 +2,9 @@
 //
 // Headless layer: FormdClient (the HTTP API), FormdError (problem+json answers), FormSession
 // (answers applied in request order). Renderer: render(element, formId, options) draws any form
-// from its definition and shows what formd answers; it never evaluates a rule itself.
+// from its definition and shows what formd answers. Where WebAssembly runs, the answers come
+// from formd's own engine in the page (formd-engine.wasm, the same sources as the server), so
+// typing needs no round trip and keeps working offline; a submit is always the server's verdict.
 //
 // The DOM contract the renderer keeps is documented in docs/CLIENT.md.
 
@@ -77,6 +79,14 @@ export class FormdClient {
     }
   }
 
+  /** `GET /forms/{id}?raw=true` as text: the definition's bytes as served (the page's engine loads
+   * them, so its answers name the same version as the server's), and that version. */
+  async definitionSource(id) {
+    const r = await this.fetch(this.url(`forms/${encodeURIComponent(id)}?raw=true`), { mode: "cors", headers: { Accept: "application/json" } });
+    if (!r.ok) throw new FormdError(r.status, {});
+    return { text: await r.text(), version: r.headers.get("ETag") };
+  }
+
   /** `POST /forms/{id}/evaluate`: the live state. `version` pins the definition (`If-Match`). */
   async evaluate(id, values = {}, changed = [], { version = null, signal } = {}) {
     return (await this.request("POST", `forms/${encodeURIComponent(id)}/evaluate`, {
@@ -117,6 +127,8 @@ export class FormdClient {
       try { body = text ? JSON.parse(text) : null; } catch { body = { detail: text }; }
     }
     this.emit({ phase: "response", method, url, status: response.status, body, requestId, ms: performance.now() - started });
+    const language = response.headers.get("Content-Language");
+    if (language) this.lastLanguage = language; // the page's engine answers in the server's language
     const ok = response.ok || (accept304 && response.status === 304) || (accept422 && response.status === 422);
     if (!ok) {
       const retry = response.headers.get("Retry-After");
@@ -134,28 +146,92 @@ export class FormdClient {
  * `evaluate` and `validate` resolve to the answer, or to null when it arrived too late.
  */
 export class FormSession {
-  constructor(client, formId) {
+  constructor(client, formId, { local = true } = {}) {
     this.client = client;
     this.formId = formId;
     this.version = null;
     this.sent = 0;
     this.applied = 0;
     this.state = null;
+    this.useLocal = local;
+    this.local = null; // the form in the page's engine, once loaded
+    this.onMismatch = null; // (local, server) => void
+  }
+
+  /** formd-engine.wasm beside this module, compiled once per page; null where it cannot run. */
+  static engine() {
+    if (!FormSession.enginePromise) {
+      FormSession.enginePromise = typeof WebAssembly !== "object" ? Promise.resolve(null)
+        : import(new URL("formd-engine.js", import.meta.url).href)
+          .then(async (m) => m.FormdEngine.load(await fetch(new URL("formd-engine.wasm", import.meta.url).href)))
+          .catch((e) => { console.warn("formd: the form's rules run on the server (the page's engine did not load)", e); return null; });
+    }
+    return FormSession.enginePromise;
   }
 
   async load() {
     const { definition, version, language } = await this.client.definition(this.formId);
     this.version = version;
     this.language = language || null;
+    if (this.useLocal) this.ready = this.#loadLocal(version); // the server answers until it is ready
     return definition;
   }
 
+  /** Loads the definition as served into the page's engine: every evaluate then runs in the page,
+   * with the server's own engine compiled to WebAssembly (same answers, byte for byte). */
+  async #loadLocal(version) {
+    try {
+      const engine = await FormSession.engine();
+      if (!engine) return;
+      const source = await this.client.definitionSource(this.formId);
+      // The same definition the page drew (its variants' versions share the digits).
+      if (!source.version || source.version.slice(0, 33) !== String(version).slice(0, 33) || this.version !== version) return;
+      const form = engine.loadForm(this.formId, source.text);
+      if (this.local) this.local.free();
+      this.local = form;
+    } catch (e) {
+      console.warn("formd: the form's rules run on the server", e);
+    }
+  }
+
+  /** The answer of the page's engine, or null (no engine, or it failed: the server answers). */
+  #localAnswer(kind, values, changed) {
+    if (!this.local) return null;
+    const locale = this.client.locale || this.client.lastLanguage || null;
+    try {
+      const r = kind === "evaluate" ? this.local.evaluate(values, { changed, locale }) : this.local.validate(values, { locale });
+      const answer = r.answer;
+      if (r.deferredFormats && r.deferredFormats.length) answer.deferredFormats = r.deferredFormats;
+      return answer;
+    } catch (e) {
+      console.warn("formd: the page's engine could not answer; asking the server", e);
+      return null;
+    }
+  }
+
   evaluate(values, changed = []) {
+    const local = this.#localAnswer("evaluate", values, changed);
+    if (local) return this.#ordered(async () => local, true);
     return this.#ordered(() => this.client.evaluate(this.formId, values, changed, { version: this.version }), true);
   }
 
-  validate(values) {
-    return this.#ordered(() => this.client.validate(this.formId, values, { version: this.version }), false);
+  /** `authoritative` (a submit): the server decides, and a local answer that differs from its
+   * verdict is reported, because it is a bug. Otherwise (errors shown while fixing) the page's
+   * engine answers when it can. */
+  validate(values, { authoritative = true } = {}) {
+    if (!authoritative) {
+      const local = this.#localAnswer("validate", values, []);
+      if (local) return this.#ordered(async () => local, false);
+    }
+    return this.#ordered(async () => {
+      const verdict = await this.client.validate(this.formId, values, { version: this.version });
+      const local = this.#localAnswer("validate", values, []);
+      if (local && !local.deferredFormats && JSON.stringify(local) !== JSON.stringify(verdict)) {
+        console.error("formd: the page's engine and the server disagree; the server's verdict wins", { local, server: verdict });
+        if (this.onMismatch) this.onMismatch(local, verdict);
+      }
+      return verdict;
+    }, false);
   }
 
   /** The number the next request will get; answers of requests numbered below it may still come. */
@@ -424,7 +500,9 @@ export class FormView {
     this.client = client;
     this.formId = formId;
     this.options = options;
-    this.session = new FormSession(client, formId);
+    this.session = new FormSession(client, formId, { local: options.local !== false });
+    this.session.onMismatch = (local, server) =>
+      this.element.dispatchEvent(new CustomEvent("formd:mismatch", { bubbles: true, detail: { local, server } }));
     this.prefix = `formd${++renderCount}`;
     this.values = {};
     this.editSeq = {}; // key -> the session's request number at the time of the user's last edit
@@ -997,7 +1075,7 @@ export class FormView {
     if (this.submitted) {
       // After a failed submit, the whole validate verdict stays on screen while the user fixes it.
       try {
-        const verdict = await this.session.validate(this.submission());
+        const verdict = await this.session.validate(this.submission(), { authoritative: false });
         if (verdict) this.showErrors(verdict.errors);
       } catch (e) { this.failed(e, []); }
     }

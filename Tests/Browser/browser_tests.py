@@ -645,7 +645,8 @@ const host = document.createElement('div'); host.id = 'flaky'; document.body.app
 window.__down = false;
 import('/client/formd.js').then(async (m) => {
   const flaky = (url, init) => window.__down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(url, init);
-  await m.render(host, 'signup', {fetch: flaky});
+  // The server-only path (as where WebAssembly cannot run): the page's engine is off.
+  await m.render(host, 'signup', {fetch: flaky, local: false});
   done();
 });""")
         p = Page(self.d, self.formd, "#flaky")
@@ -661,6 +662,47 @@ import('/client/formd.js').then(async (m) => {
         WebDriverWait(self.d, 6).until(lambda d: p.visible("newsletter_topic"))
         assert not banner.is_displayed()
         p.check_matches_formd()
+
+    def test_the_pages_engine_answers_and_keeps_working_offline(self):
+        """formd-engine.wasm evaluates in the page: no evaluate request once it is loaded, the
+        answers are the server's, and with the network cut formulas and show/hide still follow."""
+        self.open("signup")  # the page (its CSP allows the engine: 'wasm-unsafe-eval')
+        self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+const host = document.createElement('div'); host.id = 'local'; document.body.append(host);
+window.__down = false; window.__evaluates = 0; window.__mismatches = 0;
+host.addEventListener('formd:mismatch', () => window.__mismatches++);
+import('/client/formd.js').then(async (m) => {
+  const net = (url, init) => {
+    if (window.__down) return Promise.reject(new TypeError('Failed to fetch'));
+    if (String(url).includes('/evaluate')) window.__evaluates++;
+    return fetch(url, init);
+  };
+  const view = await m.render(host, 'expenses', {fetch: net});
+  await view.session.ready;
+  done();
+});""")
+        p = Page(self.d, self.formd, "#local")
+        p.idle()
+        assert self.d.execute_script("return !!document.querySelector('#local').formdView.session.local"), "the engine loaded"
+        before = self.d.execute_script("return window.__evaluates")
+        self.d.execute_script("window.__down = true;")
+        price = p.control("items[0].unit_price")
+        price.clear()
+        price.send_keys("100")
+        qty = p.control("items[0].quantity")
+        qty.clear()
+        qty.send_keys("3")
+        qty.send_keys(Keys.TAB)
+        WebDriverWait(self.d, 5).until(lambda d: "300" in (p.value("items[0].amount") or ""))
+        assert self.d.execute_script("return window.__evaluates") == before, "no evaluate went to the server"
+        banner = self.d.find_element(By.CSS_SELECTOR, "#local [data-form-message]")
+        assert not banner.is_displayed(), "offline, the page's engine answers: nothing to report"
+        # Back online, a submit goes to the server, whose verdict the page's engine matches.
+        self.d.execute_script("window.__down = false;")
+        self.d.execute_script("return document.querySelector('#local').formdView.submit()")
+        WebDriverWait(self.d, 5).until(lambda d: d.execute_script("return document.querySelector('#local [data-form-status]').textContent !== ''"))
+        assert self.d.execute_script("return window.__mismatches") == 0
 
     def test_keyboard_alone(self):
         p = self.open("signup")
