@@ -56,6 +56,7 @@ function bytesOf(x) {
 }
 
 async function compile(source) {
+  source = await source;  // a fetch() promise is fine too
   if (source instanceof WebAssembly.Module) return source;
   if (typeof Response !== 'undefined' && source instanceof Response) {
     if (WebAssembly.compileStreaming && (source.headers.get('content-type') || '').startsWith('application/wasm')) {
@@ -75,7 +76,7 @@ async function compile(source) {
 }
 
 export class FormdEngine {
-  /** Compiles the module (bytes, a Response, a URL or path, or a WebAssembly.Module) and starts an instance. */
+  /** Compiles the module (bytes, a Response or a promise of one, a URL or path, or a WebAssembly.Module) and starts an instance. */
   static async load(source) {
     return new FormdEngine(await compile(source));
   }

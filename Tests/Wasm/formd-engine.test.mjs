@@ -103,6 +103,15 @@ test('a format the module cannot check is deferred, never guessed', () => {
   form.free();
 });
 
+test('load: bytes, a path, a file URL, a Response, a promise of one', async () => {
+  const bytes = readFileSync(wasmPath);
+  for (const source of [bytes, wasmPath, new URL(`file://${wasmPath}`), new Response(bytes, { headers: { 'content-type': 'application/wasm' } }),
+    Promise.resolve(new Response(bytes))]) {
+    const e = await FormdEngine.load(source);
+    assert.equal(e.loadForm('employment', employment).validate(valid).status, 0);
+  }
+});
+
 test('free: the handle is gone, others keep working', () => {
   const a = engine.loadForm('employment', employment);
   const b = engine.loadForm('employment', employment);
