@@ -121,8 +121,8 @@ test('free: the handle is gone, others keep working', () => {
   b.free();
 });
 
-test('a trap recreates the instance and reloads the forms', () => {
-  const local = new FormdEngine(engine.module);
+test('a trap switches to a fresh instance and reloads the forms', async () => {
+  const local = await FormdEngine.load(engine.module);
   const form = local.loadForm('employment', employment);
   const real = local.exports;
   local.exports = { ...real, formd_validate: () => { throw new WebAssembly.RuntimeError('unreachable'); } };
@@ -130,10 +130,12 @@ test('a trap recreates the instance and reloads the forms', () => {
   assert.equal(local.traps, 1);
   assert.notEqual(local.exports, real, 'a new instance');
   assert.equal(form.validate(valid).status, 0, 'the form works again, same handle');
+  await local.spareReady;
+  assert.ok(local.spare, 'a new spare instance for the next trap');
 });
 
-test('memory returns to its baseline over 10,000 calls', () => {
-  const local = new FormdEngine(engine.module);
+test('memory returns to its baseline over 10,000 calls', async () => {
+  const local = await FormdEngine.load(engine.module);
   const form = local.loadForm('employment', employment);
   const values = JSON.stringify(invalid);
   for (let i = 0; i < 50; i++) form.validate(values);  // warm up (lazy globals)
