@@ -11,8 +11,8 @@
 // Answers are the server's bytes (`json`, a string; `answer`, parsed). `deferredFormats` lists
 // the fields whose `format` pattern this build cannot check (no regex engine for it in
 // WebAssembly yet): their check passed here and only the server's answer is final for them.
-// A trap (an engine bug) loses the instance: the engine makes a new one, reloads the forms it
-// holds, and throws FormdEngineTrap for that call; the handles stay valid.
+// A trap (an engine bug) loses the instance: the engine switches to a spare one made ahead,
+// reloads the forms it holds, and throws FormdEngineTrap for that call; the handles stay valid.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -56,6 +56,7 @@ function bytesOf(x) {
 }
 
 async function compile(source) {
+  source = await source;  // a fetch() promise is fine too
   if (source instanceof WebAssembly.Module) return source;
   if (typeof Response !== 'undefined' && source instanceof Response) {
     if (WebAssembly.compileStreaming && (source.headers.get('content-type') || '').startsWith('application/wasm')) {
@@ -75,22 +76,33 @@ async function compile(source) {
 }
 
 export class FormdEngine {
-  /** Compiles the module (bytes, a Response, a URL or path, or a WebAssembly.Module) and starts an instance. */
+  /** Compiles the module (bytes, a Response or a promise of one, a URL or path, or a WebAssembly.Module) and starts an instance. */
   static async load(source) {
-    return new FormdEngine(await compile(source));
+    const module = await compile(source);
+    const [active, spare] = await Promise.all([WebAssembly.instantiate(module, {}), WebAssembly.instantiate(module, {})]);
+    return new FormdEngine(module, active, spare);
   }
 
-  constructor(module) {
+  /**
+   * Use `FormdEngine.load`. Browsers refuse to instantiate a module this size synchronously on
+   * the main thread, so a spare instance is made ahead: after a trap the engine switches to it at
+   * once and makes the next spare in the background.
+   */
+  constructor(module, active, spare) {
     this.module = module;
+    this.exports = active.exports;
+    this.spare = spare;
     /** handle -> { id, bytes, file, native }: what a new instance needs to reload. */
     this.forms = new Map();
     this.nextHandle = 1;
     this.traps = 0;
-    this.#instantiate();
   }
 
-  #instantiate() {
-    this.exports = new WebAssembly.Instance(this.module, {}).exports;
+  #replaceInstance() {
+    const spare = this.spare;
+    this.spare = null;
+    this.exports = spare ? spare.exports : new WebAssembly.Instance(this.module, {}).exports;  // sync only if traps come faster than spares
+    this.spareReady = WebAssembly.instantiate(this.module, {}).then((instance) => { this.spare = instance; });
   }
 
   /** Linear memory in bytes (it only grows; the allocator reuses what calls free). */
@@ -138,7 +150,7 @@ export class FormdEngine {
       if (!(error instanceof WebAssembly.RuntimeError)) throw error;
       // The instance may have trapped mid-allocation: drop it, start a new one, reload the forms.
       this.traps += 1;
-      this.#instantiate();
+      this.#replaceInstance();
       for (const form of this.forms.values()) form.native = this.#loadNative(form.id, form.bytes, form.file);
       throw new FormdEngineTrap(error);
     }

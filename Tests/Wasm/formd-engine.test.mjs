@@ -103,6 +103,15 @@ test('a format the module cannot check is deferred, never guessed', () => {
   form.free();
 });
 
+test('load: bytes, a path, a file URL, a Response, a promise of one', async () => {
+  const bytes = readFileSync(wasmPath);
+  for (const source of [bytes, wasmPath, new URL(`file://${wasmPath}`), new Response(bytes, { headers: { 'content-type': 'application/wasm' } }),
+    Promise.resolve(new Response(bytes))]) {
+    const e = await FormdEngine.load(source);
+    assert.equal(e.loadForm('employment', employment).validate(valid).status, 0);
+  }
+});
+
 test('free: the handle is gone, others keep working', () => {
   const a = engine.loadForm('employment', employment);
   const b = engine.loadForm('employment', employment);
@@ -112,8 +121,8 @@ test('free: the handle is gone, others keep working', () => {
   b.free();
 });
 
-test('a trap recreates the instance and reloads the forms', () => {
-  const local = new FormdEngine(engine.module);
+test('a trap switches to a fresh instance and reloads the forms', async () => {
+  const local = await FormdEngine.load(engine.module);
   const form = local.loadForm('employment', employment);
   const real = local.exports;
   local.exports = { ...real, formd_validate: () => { throw new WebAssembly.RuntimeError('unreachable'); } };
@@ -121,10 +130,12 @@ test('a trap recreates the instance and reloads the forms', () => {
   assert.equal(local.traps, 1);
   assert.notEqual(local.exports, real, 'a new instance');
   assert.equal(form.validate(valid).status, 0, 'the form works again, same handle');
+  await local.spareReady;
+  assert.ok(local.spare, 'a new spare instance for the next trap');
 });
 
-test('memory returns to its baseline over 10,000 calls', () => {
-  const local = new FormdEngine(engine.module);
+test('memory returns to its baseline over 10,000 calls', async () => {
+  const local = await FormdEngine.load(engine.module);
   const form = local.loadForm('employment', employment);
   const values = JSON.stringify(invalid);
   for (let i = 0; i < 50; i++) form.validate(values);  // warm up (lazy globals)
