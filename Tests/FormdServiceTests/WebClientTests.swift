@@ -38,7 +38,9 @@ struct WebClientTests {
         for directive in ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"] {
             #expect(csp.contains(directive), "\(directive) in \(csp)")
         }
-        #expect(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"))
+        #expect(!csp.contains("'unsafe-inline'") && !csp.contains("'unsafe-eval'"))
+        // WebAssembly compilation for the page's engine, and nothing more.
+        #expect(csp.contains("script-src 'self' 'wasm-unsafe-eval';"), "\(csp)")
         #expect(page.header("X-Content-Type-Options") == "nosniff")
         // No inline script: every script is a file the policy allows.
         #expect(page.text.contains(#"<script type="module" src="client/page.js"></script>"#))
