@@ -52,10 +52,14 @@ extension FormRegistry {
             polls += 1
             return !initial && watchMode == "poll" && polls % Self.verifyEvery == 0
         }
+        // Kept versions first: a publish writes the kept file before it swaps the current one,
+        // so a pass that sees the new current also holds the version it replaced.
+        updateKept(names: names, initial: initial)
         var seen = Set<String>()
         for name in names {
             let id = String(name.dropLast(5))
             guard Form.isValidID(id) else {
+                if KeptVersionName(fileName: name) != nil { continue }
                 if initial { logger.warning("skipped: the file name is not a valid form id", metadata: ["file": "\(path(of: name))"]) }
                 continue
             }

@@ -4,7 +4,8 @@ import Foundation
 
 /// `POST /forms/{id}/validate` and `/evaluate` (API.md).
 extension FormRoutes {
-    func validate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
+    /// `current`: set when `form` is a kept version (the answer then says what changed since).
+    func validate(_ form: Form, _ request: HTTPRequest, current: Form? = nil) -> HTTPResponse {
         if let failed = preconditionFailed(form, request) { return failed }
         let values: FormValues
         var isFormPost = false
@@ -25,10 +26,10 @@ extension FormRoutes {
         let answer = form.validateAnswer(values, locale: locale)
         metrics.formatTimedOut(answer.formatTimeouts)
         if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
-        return Self.stateResponse(answer.json, status: answer.isValid ? 200 : 422, locale: answer.locale)
+        return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: answer.isValid ? 200 : 422, locale: answer.locale)
     }
 
-    func evaluate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
+    func evaluate(_ form: Form, _ request: HTTPRequest, current: Form? = nil) -> HTTPResponse {
         if let failed = preconditionFailed(form, request) { return failed }
         var values = FormValues()
         var changed: [String] = []
@@ -92,7 +93,7 @@ extension FormRoutes {
             }
         }
         metrics.formatTimedOut(answer.formatTimeouts)
-        return Self.stateResponse(answer.json, status: 200, locale: answer.locale)
+        return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: 200, locale: answer.locale)
     }
 
     static func stateResponse(_ body: [UInt8], status: Int, locale: SupportedLocale) -> HTTPResponse {
