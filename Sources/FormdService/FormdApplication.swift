@@ -56,6 +56,7 @@ package final class FormdApplication: @unchecked Sendable {
         }
         http = HTTPServer(configuration: h, handler: service)
         metrics.openConnections = { [weak http] in http?.openConnections ?? 0 }
+        metrics.formsDigest = { [weak registry] in registry?.formsDigest() }
     }
 
     /// Loads the forms, starts listening and becomes ready; returns the bound port.

@@ -4,7 +4,7 @@ import Foundation
 import Logging
 
 /// One kept version file (KeptVersion.swift).
-struct KeptEntry {
+struct KeptEntry: Sendable {
     let name: KeptVersionName
     let path: String
     let stamp: DefinitionFile.Stamp?
@@ -51,6 +51,7 @@ extension FormRegistry {
             found[kept.id, default: []].append(KeptEntry(name: kept, path: p, stamp: DefinitionFile.stamp(p)))
         }
         for id in found.keys { found[id]!.sort { $0.name < $1.name } }
+        var fresh: [KeptEntry] = []
         let changed = lock.withLock { () -> Bool in
             // A file that did not change keeps what is known of it (refused or not).
             for (id, list) in found {
@@ -73,13 +74,51 @@ extension FormRegistry {
                 let before = Dictionary((kept[id] ?? []).map { ($0.name, $0.stamp) }, uniquingKeysWith: { a, _ in a })
                 for e in list where before[e.name] != nil && before[e.name]! != e.stamp { cache.remove(Self.cacheKey(e.name)) }
             }
+            let known = Dictionary(kept.values.flatMap { $0 }.map { ($0.name, $0.stamp) }, uniquingKeysWith: { a, _ in a })
+            fresh = found.values.flatMap { $0 }.filter { known[$0.name] == nil || known[$0.name]! != $0.stamp }
             kept = found
             generation += 1
             return true
         }
+        // New and changed kept files are checked in the background (not compiled into the cache),
+        // so a damaged one is logged with `file:line:col` when it appears, not when first asked for.
+        if changed && !fresh.isEmpty {
+            let check = fresh
+            DispatchQueue.global(qos: .utility).async { [weak self] in
+                for e in check { self?.verifyKept(e) }
+            }
+        }
         if changed && !initial {
             logger.info("kept versions changed", metadata: ["versions": "\(lock.withLock { kept.values.reduce(0) { $0 + $1.count } })"])
         }
+    }
+
+    /// Reads and checks one kept file without caching it; refuses (and logs) it when damaged.
+    func verifyKept(_ entry: KeptEntry) {
+        guard lock.withLock({ kept[entry.name.id]?.contains { $0.name == entry.name && !$0.refused && $0.stamp == entry.stamp } == true })
+        else { return }
+        if case .failure(let error) = KeptVersionName.load(path: entry.path, name: entry.name, maxFileBytes: maxFileBytes, options: options) {
+            refuseKept(entry, error)
+        }
+    }
+
+    func refuseKept(_ entry: KeptEntry, _ error: KeptVersionError) {
+        let id = entry.name.id
+        let first = lock.withLock { () -> Bool in
+            guard let i = kept[id]?.firstIndex(where: { $0.name == entry.name }), kept[id]![i].refused == false else { return false }
+            kept[id]![i].refused = true
+            cache.remove(Self.cacheKey(entry.name))
+            generation += 1
+            return true
+        }
+        guard first else { return }
+        metrics?.reloadFailed()
+        logger.error(
+            "kept version refused; not held",
+            metadata: [
+                "form": "\(id)", "version": "\(entry.name.version)",
+                "problems": "\(error.diagnostics.map { $0.formatted(file: entry.path) }.joined(separator: "; "))",
+            ])
     }
 
     /// A pass over the kept files only (the watcher saw one change).
@@ -129,21 +168,7 @@ extension FormRegistry {
             }
             return form
         case .failure(let error):
-            let first = lock.withLock { () -> Bool in
-                guard let i = kept[id]?.firstIndex(where: { $0.name == entry.name }), kept[id]![i].refused == false else { return false }
-                kept[id]![i].refused = true
-                generation += 1
-                return true
-            }
-            if first {
-                metrics?.reloadFailed()
-                logger.error(
-                    "kept version refused; not held",
-                    metadata: [
-                        "form": "\(id)", "version": "\(entry.name.version)",
-                        "problems": "\(error.diagnostics.map { $0.formatted(file: entry.path) }.joined(separator: "; "))",
-                    ])
-            }
+            refuseKept(entry, error)
             return nil
         }
     }

@@ -101,8 +101,14 @@ package enum Publisher {
             unlink((dir as NSString).appendingPathComponent(name.fileName))
             pruned.append(name.fileName)
         }
+        // Newest first: by when each was published, then by when it was replaced (its file's time).
+        func replaced(_ n: KeptVersionName) -> Date {
+            (try? FileManager.default.attributesOfItem(atPath: (dir as NSString).appendingPathComponent(n.fileName)))?[.modificationDate] as? Date
+                ?? .distantPast
+        }
         let kept = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).compactMap(KeptVersionName.init(fileName:))
-            .filter { $0.id == id }.sorted()
+            .filter { $0.id == id }.map { ($0, replaced($0)) }
+            .sorted { a, b in a.0.published != b.0.published ? a.0.published > b.0.published : a.1 > b.1 }.map(\.0)
         for name in kept.dropFirst(max(0, keep)) {
             unlink((dir as NSString).appendingPathComponent(name.fileName))
             pruned.append(name.fileName)
