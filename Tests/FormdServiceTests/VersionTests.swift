@@ -2,6 +2,7 @@ import Foundation
 import FormdCore
 import FormdService
 import FormdTestSupport
+import Logging
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -369,5 +370,42 @@ struct VersionServerTests {
         let refused = try FormdProcess(["publish", bad.path, "--forms", forms.path], directory: folder.url)
         #expect(refused.waitForExit(timeout: 30) == 1)
         #expect(try String(contentsOf: forms.appendingPathComponent("contact.json"), encoding: .utf8) == VersionFixtures.contact(min: 5))
+    }
+}
+
+@Suite("form versions in a ConfigMap volume")
+struct VersionConfigMapTests {
+    /// The kubelet swaps `..data` to a folder holding the new `contact.json` and the kept file of
+    /// the version it replaced, and links the kept file's top-level name only afterwards. The
+    /// replaced version must be held from the instant the new one serves.
+    @Test func theReplacedVersionIsHeldTheInstantTheNewOneServes() throws {
+        let f = try TempFolder()
+        let fm = FileManager.default
+        let scratch = try f.subfolder("scratch")
+        try f.write("scratch/contact.json", VersionFixtures.contact(min: 2))
+        let v1 = try VersionFixtures.version(VersionFixtures.contact(min: 2))
+        try f.write("..v1/contact.json", VersionFixtures.contact(min: 2))
+        let next = try f.write("new/contact.json", VersionFixtures.contact(min: 5))
+        let v2 = try Publisher.publish(definition: next.path, forms: scratch.path).version
+        let volume = try f.subfolder("volume")
+        try fm.copyItem(at: f.url.appendingPathComponent("..v1"), to: volume.appendingPathComponent("..v1"))
+        try fm.copyItem(at: scratch, to: volume.appendingPathComponent("..v2"))
+        try fm.createSymbolicLink(atPath: volume.appendingPathComponent("..data").path, withDestinationPath: "..v1")
+        try fm.createSymbolicLink(atPath: volume.appendingPathComponent("contact.json").path, withDestinationPath: "..data/contact.json")
+        let r = FormRegistry(directory: volume.path, logger: Logger(label: "test"))
+        r.loadAll(indexInBackground: false)
+        #expect(try r.startWatching(mode: .inotify) == .inotify)
+        defer { r.stopWatching() }
+        #expect(r.form("contact")?.version == v1)
+        try fm.createSymbolicLink(atPath: volume.appendingPathComponent("..data_tmp").path, withDestinationPath: "..v2")
+        #expect(rename(volume.appendingPathComponent("..data_tmp").path, volume.appendingPathComponent("..data").path) == 0)
+        #expect(eventually(within: 5, every: 0.002) { r.form("contact")?.version == v2 ? true : nil } == true)
+        // The kept file's top-level link does not exist yet; the version is held anyway.
+        guard case .kept(let old, let current) = r.form("contact", versions: [Substring(v1)]) else {
+            Issue.record("v1 not held right after the swap")
+            return
+        }
+        #expect(old.version == v1 && current.version == v2)
+        #expect(r.heldVersions("contact", current: current) == [v2, v1])
     }
 }

@@ -43,7 +43,7 @@ extension FormRegistry {
     func rescan(initial: Bool) {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
+            names = try FileManager.default.contentsOfDirectory(atPath: contentDirectory).filter { $0.hasSuffix(".json") }
         } catch {
             if initial { logger.error("cannot read the forms folder", metadata: ["folder": "\(directory)", "error": "\(error)"]) }
             return
@@ -220,5 +220,15 @@ extension FormRegistry {
             metadata: ["form": "\(id)", "problems": "\(lines.joined(separator: "; "))"])
     }
 
-    func path(of name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    func path(of name: String) -> String { (contentDirectory as NSString).appendingPathComponent(name) }
+
+    /// Where the files are: the folder, or, in a Kubernetes ConfigMap volume, its `..data` link.
+    /// The kubelet swaps `..data` to a folder with every new file first and adds the top-level
+    /// link of a new key only after that, so reading through `..data` sees a new kept version
+    /// (`formd publish`) in the same instant as the current definition that replaced it.
+    var contentDirectory: String {
+        let data = (directory as NSString).appendingPathComponent("..data")
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: data, isDirectory: &isDirectory) && isDirectory.boolValue ? data : directory
+    }
 }

@@ -123,7 +123,7 @@ extension FormRegistry {
 
     /// A pass over the kept files only (the watcher saw one change).
     func rescanKept() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory).filter({ $0.hasSuffix(".json") }) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: contentDirectory).filter({ $0.hasSuffix(".json") }) else { return }
         updateKept(names: names, initial: false)
     }
 
