@@ -47,6 +47,7 @@ extension OpenAPIDocument {
             item.append("parameters", .array([
                 .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/Locale"))])),
                 .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/IfMatch"))])),
+                .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/Version"))])),
             ]))
             item.append("post", .object(operation))
             paths.append("/forms/\(id)/validate", .object(item))
