@@ -1,4 +1,5 @@
 import Foundation
+import FormdClient
 import FormdCore
 import FormdService
 import FormdTestSupport
@@ -407,5 +408,51 @@ struct VersionConfigMapTests {
         }
         #expect(old.version == v1 && current.version == v2)
         #expect(r.heldVersions("contact", current: current) == [v2, v1])
+    }
+}
+
+/// `FormdClient` sends the version it rendered and handles a 412 by refetching, keeping the values,
+/// evaluating again and saying what changed.
+@Suite("FormdClient and form versions", .timeLimit(.minutes(2)))
+struct VersionClientTests {
+    @Test func aKeptVersionAnswersAndAVersionNoLongerKeptIsRefetched() async throws {
+        let p = try VersionServerTests.Published()
+        let formd = FormdClient(server: URL(string: "http://\(p.server.host):\(p.server.port)")!)
+        // The app drew v1 earlier: v1 is kept, so it gets v1's verdict ("Ola" is long enough there).
+        let v1Form = try Form(id: "contact", json: Array(VersionFixtures.contact(min: 2).utf8))
+        guard case .answered(let old) = try await formd.validate(v1Form, ["name": "Ola"]) else {
+            Issue.record("a kept version must answer")
+            return
+        }
+        #expect(old.state.isValid && old.version == p.v1)
+
+        // A version no replica holds (published and pruned long ago): refetch, same values, what changed.
+        let ancient = try Form(id: "contact", json: Array(VersionFixtures.contact(min: 2, extra: #", {"id": "fax", "type": "text"}"#).utf8))
+        switch try await formd.validate(ancient, ["name": "Ola", "fax": "123"]) {
+        case .answered(let r):
+            Issue.record("answered for a version not held: \(r.version)")
+        case .formChanged(let form, let result, let change):
+            #expect(form.version == p.v2)
+            #expect(result.version == p.v2 && !result.state.isValid, "the current verdict: Ola is too short now")
+            #expect(change.from == ancient.version && change.to == p.v2)
+            #expect(change.added == ["phone"] && change.removed == ["fax"] && change.changed == ["name"])
+        }
+        // The problem carries the versions held.
+        do {
+            _ = try await formd.validate("contact", ["name": "Ola"], version: ancient.version)
+            Issue.record("no 412")
+        } catch {
+            guard case .preconditionFailed(let problem) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(problem.code == "version-not-held" && problem.currentVersion == p.v2 && problem.versions == [p.v2, p.v1])
+        }
+        // Evaluate too.
+        guard case .formChanged(_, let live, _) = try await formd.evaluate(ancient, ["name": "Ola", "fax": "1"], changed: ["fax"]) else {
+            Issue.record("evaluate of a version not held must refetch")
+            return
+        }
+        #expect(live.version == p.v2)
     }
 }
