@@ -264,7 +264,7 @@ struct VersionServerTests {
             #expect(openapi.status == 200 && (openapi.object["paths"] as? [String: Any])?["/forms/contact/validate"] != nil)
         }
         let unknown = try p.server.request("GET", "/forms/contact/versions/" + String(repeating: "0", count: 32))
-        #expect(unknown.status == 412 && unknown.object["code"] as? String == "version-not-held")
+        #expect(unknown.status == 404 && unknown.object["code"] as? String == "version-not-held", "\(unknown.text)")
         #expect(try p.server.request("POST", "/forms/contact/versions").status == 405)
     }
 

@@ -123,8 +123,7 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "The definition", "headers": {"ETag": {"schema": {"type": "string"}}, "Cache-Control": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Definition"}}}},
               "304": {"description": "Not modified"},
-              "404": {"$ref": "#/components/responses/HTTPError"},
-              "412": {"$ref": "#/components/responses/HTTPError"}
+              "404": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -137,8 +136,7 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "The schema", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"application/schema+json": {"schema": {"type": "object"}}}},
               "304": {"description": "Not modified"},
-              "404": {"$ref": "#/components/responses/HTTPError"},
-              "412": {"$ref": "#/components/responses/HTTPError"}
+              "404": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },
@@ -151,8 +149,7 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "The document", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"type": "object"}}}},
               "304": {"description": "Not modified"},
-              "404": {"$ref": "#/components/responses/HTTPError"},
-              "412": {"$ref": "#/components/responses/HTTPError"}
+              "404": {"$ref": "#/components/responses/HTTPError"}
             }
           }
         },

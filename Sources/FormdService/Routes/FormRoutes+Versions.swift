@@ -70,18 +70,20 @@ extension FormRoutes {
 
     /// 412 `/problems/precondition-failed`, code `version-not-held`: the versions held here, the
     /// current first. Never an answer against another version.
-    func versionNotHeld(_ id: String, current: Form, asked: [Substring]) -> HTTPResponse {
+    /// A `GET` of a version not held is the same problem as a 404 `not-found` (a resource that is
+    /// not here, not a failed precondition).
+    func versionNotHeld(_ id: String, current: Form, asked: [Substring], status: Int = 412) -> HTTPResponse {
         let held = registry.heldVersions(id, current: current)
         var shown = asked.prefix(3).map { $0.count > 64 ? String($0.prefix(64)) + "…" : String($0) }.joined(separator: ", ")
         if asked.count > 3 { shown += ", …" }
         var w = JSONWriter()
         w.beginObject()
         w.key("type")
-        w.string("/problems/precondition-failed")
+        w.string(status == 412 ? "/problems/precondition-failed" : "/problems/not-found")
         w.key("title")
-        w.string("Precondition Failed")
+        w.string(status == 412 ? "Precondition Failed" : "Not Found")
         w.key("status")
-        w.number(412)
+        w.number(status)
         w.key("detail")
         w.string("this replica does not hold the version \(shown) of \"\(id)\"; the form's version is \(current.version); fetch it (GET /forms/\(id)), keep the values and evaluate again")
         w.key("code")
@@ -95,7 +97,7 @@ extension FormRoutes {
         w.key("forms_digest")
         w.string(registry.formsDigest().value)
         w.endObject()
-        var r = HTTPResponse(status: 412, body: w.bytes)
+        var r = HTTPResponse(status: status, body: w.bytes)
         r.headers.set("Content-Type", "application/problem+json")
         r.headers.set(Self.digestHeader, registry.formsDigest().value)
         return r
@@ -197,7 +199,7 @@ extension FormRoutes {
         switch registry.form(id, versions: [Substring(tag)]) {
         case .current(let f), .kept(let f, _): form = f
         case .noForm: return Self.notFound("no form \"\(id)\"")
-        case .notHeld(let current): return versionNotHeld(id, current: current, asked: [Substring(tag)])
+        case .notHeld(let current): return versionNotHeld(id, current: current, asked: [Substring(tag)], status: 404)
         }
         _ = current
         var body: [UInt8]
