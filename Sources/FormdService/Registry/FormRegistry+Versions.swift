@@ -190,7 +190,14 @@ extension FormRegistry {
     package func formsDigest() -> FormsDigest {
         lock.lock()
         defer { lock.unlock() }
-        if let cached = digestCache, cached.generation == generation, cached.value.complete { return cached.value }
+        // While start-up indexing runs (incomplete), a digest is reused for a quarter second: it is
+        // in every answer's header, and each computation sorts every form's line.
+        let now = DispatchTime.now().uptimeNanoseconds
+        if let cached = digestCache, cached.generation == generation,
+            cached.value.complete || now &- cached.at < 250_000_000
+        {
+            return cached.value
+        }
         var lines: [String] = []
         var complete = true
         var forms = 0
@@ -208,7 +215,7 @@ extension FormRegistry {
         lines.sort()
         let tag = ETag.strong(of: Array(lines.joined(separator: "\n").utf8))
         let value = FormsDigest(value: String(tag.dropFirst().dropLast()), forms: forms, versions: lines.count, complete: complete)
-        digestCache = (generation, value)
+        digestCache = (generation, now, value)
         return value
     }
 }

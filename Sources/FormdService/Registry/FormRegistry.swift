@@ -82,7 +82,7 @@ package final class FormRegistry: @unchecked Sendable {
     /// Kept (earlier) versions by form id, newest first (FormRegistry+Versions.swift).
     var kept: [String: [KeptEntry]] = [:]
     /// The digest of the form set, for the generation it was computed at.
-    var digestCache: (generation: Int, value: FormsDigest)?
+    var digestCache: (generation: Int, at: UInt64, value: FormsDigest)?
     /// How changes are noticed now: `inotify` or `poll` (`/metrics`-free, for logs and tests).
     package internal(set) var watchMode = "none"
 
