@@ -5,8 +5,9 @@ import Foundation
 /// `POST /forms/{id}/validate` and `/evaluate` (API.md).
 extension FormRoutes {
     /// `current`: set when `form` is a kept version (the answer then says what changed since).
-    func validate(_ form: Form, _ request: HTTPRequest, current: Form? = nil) -> HTTPResponse {
-        if let failed = preconditionFailed(form, request) { return failed }
+    /// `versionChecked`: the route already chose `form` by the request's version (FormRoutes+Versions.swift).
+    func validate(_ form: Form, _ request: HTTPRequest, current: Form? = nil, versionChecked: Bool = false) -> HTTPResponse {
+        if !versionChecked, let failed = preconditionFailed(form, request) { return failed }
         let values: FormValues
         var isFormPost = false
         switch decodeBody(request) {
@@ -29,8 +30,8 @@ extension FormRoutes {
         return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: answer.isValid ? 200 : 422, locale: answer.locale)
     }
 
-    func evaluate(_ form: Form, _ request: HTTPRequest, current: Form? = nil) -> HTTPResponse {
-        if let failed = preconditionFailed(form, request) { return failed }
+    func evaluate(_ form: Form, _ request: HTTPRequest, current: Form? = nil, versionChecked: Bool = false) -> HTTPResponse {
+        if !versionChecked, let failed = preconditionFailed(form, request) { return failed }
         var values = FormValues()
         var changed: [String] = []
         var previous = PreviousState.notSent

@@ -151,7 +151,8 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
             switch select(String(parts[0]), request) {
             case .problem(let problem): return (template, problem)
             case .form(let s):
-                var r = parts[1] == "validate" ? validate(s.form, request, current: s.current) : evaluate(s.form, request, current: s.current)
+                var r = parts[1] == "validate" ? validate(s.form, request, current: s.current, versionChecked: true)
+                    : evaluate(s.form, request, current: s.current, versionChecked: true)
                 r.headers.set(Self.digestHeader, registry.formsDigest().value)
                 return (template, r)
             }
