@@ -47,7 +47,10 @@ WORKDIR /app
 COPY --from=build /staging/formd /staging/swift-backtrace-static /usr/local/bin/
 COPY Forms ./Forms
 COPY config ./config
+# server.drain_delay_seconds: on SIGTERM, not ready at once but serving on for 5 s, so that load
+# balancers take the container out before it stops listening (issue 32).
 ENV FORMD_SERVER_HOST=0.0.0.0 \
+    FORMD_SERVER_DRAIN_DELAY_SECONDS=5 \
     SWIFT_BACKTRACE=enable=yes,sanitize=yes,threads=all,images=all,interactive=no,swift-backtrace=/usr/local/bin/swift-backtrace-static
 # Numeric, so that Kubernetes can verify runAsNonRoot.
 USER 10001:10001

@@ -11,13 +11,30 @@ public struct Problem: Sendable, Equatable, Decodable {
     public let status: Int
     /// What happened, for a person.
     public let detail: String
+    /// A stable code where formd gives one: `version-not-held` on a 412 (API.md §3.1).
+    public let code: String?
+    /// On a 412: the form's current version on the replica that answered.
+    public let currentVersion: String?
+    /// On a 412: the versions that replica holds, the current one first.
+    public let versions: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, code, versions
+        case currentVersion = "current_version"
+    }
 
     /// A problem.
-    public init(type: String, title: String, status: Int, detail: String) {
+    public init(
+        type: String, title: String, status: Int, detail: String, code: String? = nil, currentVersion: String? = nil,
+        versions: [String]? = nil
+    ) {
         self.type = type
         self.title = title
         self.status = status
         self.detail = detail
+        self.code = code
+        self.currentVersion = currentVersion
+        self.versions = versions
     }
 
     /// The last part of `type`: `not-found`, `precondition-failed`, `overloaded`, ...

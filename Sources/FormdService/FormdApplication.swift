@@ -9,6 +9,8 @@ package final class FormdApplication: @unchecked Sendable {
     package let service: FormRoutes
     package let http: HTTPServer
     let logger: Logger
+    private let drainLock = NSLock()
+    private var drainRequested = false
 
     /// Builds everything; a bad postal-code table fails here with a message naming the key.
     package init(configuration c: ServiceConfiguration, logger: Logger, metrics: ServiceMetrics = ServiceMetrics())
@@ -54,6 +56,7 @@ package final class FormdApplication: @unchecked Sendable {
         }
         http = HTTPServer(configuration: h, handler: service)
         metrics.openConnections = { [weak http] in http?.openConnections ?? 0 }
+        metrics.formsDigest = { [weak registry] in registry?.formsDigest() }
     }
 
     /// Loads the forms, starts listening and becomes ready; returns the bound port.
@@ -86,10 +89,30 @@ package final class FormdApplication: @unchecked Sendable {
         try http.reloadTLS()
     }
 
-    /// Stops accepting, reports not-ready, lets requests in flight finish (up to the drain
-    /// timeout), then calls `completion`.
-    package func drain(completion: @escaping @Sendable () -> Void) {
+    /// SIGTERM: reports not-ready at once (`/readyz` 503) but goes on accepting and answering for
+    /// `delay` seconds (`server.drain_delay_seconds` when nil), so that a load balancer's health
+    /// check takes this replica out before it stops listening and before any kept-alive
+    /// connection the balancer may be about to reuse is closed. Then it stops accepting, lets
+    /// requests in flight finish (up to the drain timeout), closes the idle connections, and
+    /// calls `completion`. A second call during the delay ends the delay now (its `completion`
+    /// runs too).
+    package func drain(delay: Double? = nil, completion: @escaping @Sendable () -> Void) {
         service.isReady = false
+        let wait = max(0, delay ?? configuration.drainDelay)
+        let first = drainLock.withLock { () -> Bool in
+            defer { drainRequested = true }
+            return !drainRequested
+        }
+        if !first || wait == 0 {
+            stopServing(completion: completion)
+            return
+        }
+        logger.info("not ready; serving on before the drain", metadata: ["drain_delay_seconds": "\(wait)"])
+        DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [self] in stopServing(completion: completion) }
+    }
+
+    /// Stops accepting and drains (`HTTPServer.shutdown`, which is safe to call again).
+    private func stopServing(completion: @escaping @Sendable () -> Void) {
         service.registry.stopWatching()
         http.shutdown(completion: completion)
     }

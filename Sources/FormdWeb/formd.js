@@ -23,6 +23,10 @@ export class FormdError extends Error {
     this.detail = problem.detail || "";
     this.retryAfter = retryAfter;
     this.requestId = requestId;
+    // 412 `version-not-held` (API.md §3.1): the versions this replica holds, the current first.
+    this.code = problem.code || null;
+    this.currentVersion = problem.current_version || null;
+    this.versions = Array.isArray(problem.versions) ? problem.versions : [];
   }
   get isNotFound() { return this.status === 404; }
   get isPreconditionFailed() { return this.status === 412; }
@@ -266,6 +270,7 @@ const TEXTS = {
     ownerDetails: "Details for the site owner",
     partly: "Parts of this form are not available in {language}.",
     untranslated: "This form is not translated; it is shown as written.",
+    updated: "This form was updated while you filled it in. Your answers are kept; please check the marked fields.",
     languages: { en: "English", nb: "Norwegian", es: "Spanish" },
   },
   nb: {
@@ -280,6 +285,7 @@ const TEXTS = {
     ownerDetails: "Detaljer for den som drifter nettstedet",
     partly: "Deler av skjemaet finnes ikke på {language}.",
     untranslated: "Skjemaet er ikke oversatt; det vises slik det er skrevet.",
+    updated: "Skjemaet ble oppdatert mens du fylte det ut. Svarene dine er tatt vare på; se over feltene som er merket.",
     languages: { en: "engelsk", nb: "norsk", es: "spansk" },
   },
   es: {
@@ -294,6 +300,7 @@ const TEXTS = {
     ownerDetails: "Detalles para el responsable del sitio",
     partly: "Partes de este formulario no están disponibles en {language}.",
     untranslated: "Este formulario no está traducido; se muestra tal como está escrito.",
+    updated: "Este formulario se actualizó mientras lo rellenaba. Sus respuestas se conservan; revise los campos marcados.",
     languages: { en: "inglés", nb: "noruego", es: "español" },
   },
 };
@@ -491,6 +498,33 @@ export async function render(element, formId, options = {}) {
     throw error;
   }
   return view;
+}
+
+/** The fields of a definition by id, each as its JSON text (a changed definition changes it). */
+function fieldsOf(definition) {
+  const out = new Map();
+  const walk = (node, key) => {
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        if (key === "fields" && item && typeof item === "object" && typeof item.id === "string") out.set(item.id, JSON.stringify(item));
+        walk(item, null);
+      }
+    } else if (node && typeof node === "object") {
+      for (const [k, v] of Object.entries(node)) walk(v, k);
+    }
+  };
+  walk(definition, null);
+  return out;
+}
+
+/** What changed from one definition to the next: `{added, removed, changed}` field ids. */
+export function definitionChanges(before, after) {
+  const a = fieldsOf(before), b = fieldsOf(after);
+  return {
+    added: [...b.keys()].filter((id) => !a.has(id)),
+    removed: [...a.keys()].filter((id) => !b.has(id)),
+    changed: [...b.keys()].filter((id) => a.has(id) && a.get(id) !== b.get(id)),
+  };
 }
 
 /** A rendered form. `values` is what the user entered (and formd set); `state` formd's last answer. */
@@ -1083,9 +1117,30 @@ export class FormView {
 
   async failed(error, changed) {
     if (error instanceof FormdError && error.isPreconditionFailed) {
-      // The form changed on the server: load the new definition, keep the values, draw it again.
-      this.definition = await this.session.load();
+      // The form changed on the server: load the new definition, keep the values, draw it again,
+      // evaluate again and show what changed (API.md §3.1).
+      const before = { version: this.session.version, definition: this.definition };
+      const definition = await this.session.load();
+      if (this.session.version === before.version) {
+        // This replica does not hold our (newer) version yet, a rollout in progress: the next
+        // request will likely reach one that does. Try again shortly, never in a tight loop.
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => { if (!this.inFlight) this.inFlight = this.refresh(changed).finally(() => { this.inFlight = null; }); }, 1000);
+        return;
+      }
+      this.definition = definition;
       this.rebuild();
+      const changes = definitionChanges(before.definition, definition);
+      for (const id of [...changes.added, ...changes.changed]) {
+        const entry = this.fields.get(id);
+        const node = entry && (entry.row || entry.wrapper || entry.element || entry.input);
+        if (node && node.setAttribute) node.setAttribute("data-formd-changed", "");
+      }
+      this.notice.textContent = this.t.updated;
+      this.notice.hidden = false;
+      this.form.dispatchEvent(new CustomEvent("formd:changed", {
+        bubbles: true, detail: { from: before.version, to: this.session.version, ...changes },
+      }));
       return this.refresh(changed);
     }
     if (error instanceof FormdError && (error.isNetwork || error.isOverloaded)) {

@@ -20,6 +20,12 @@ struct CheckCommand: ParsableCommand {
     var maxFileBytes = DefinitionFile.defaultMaxBytes
     @Flag(help: "Exit 1 on warnings too (unknown keys, kinds that resemble built-in ones, target loops, ...).")
     var strict = false
+    @Option(help: ArgumentHelp(
+        "Also report breaking changes against an earlier definition (a file, or a folder whose <id>.json each checked form is compared with).",
+        valueName: "old"))
+    var against: String?
+    @Flag(help: "With --against: breaking changes are warnings, not errors.")
+    var allow = false
 
     func validate() throws {
         guard maxFileBytes > 0 else { throw ValidationError("--max-file-bytes must be positive") }
@@ -29,8 +35,12 @@ struct CheckCommand: ParsableCommand {
         var out = ""
         var files = 0, forms = 0, errors = 0, warnings = 0
         for path in paths.isEmpty ? ["Forms"] : paths {
-            for (file, problems) in DefinitionFiles.check(path: path, maxFileBytes: maxFileBytes) {
+            for (file, found) in DefinitionFiles.check(path: path, maxFileBytes: maxFileBytes) {
                 files += 1
+                var problems = found
+                if let against, !problems.contains(where: { $0.severity == .error }) {
+                    problems += DefinitionFiles.breakingChanges(file, against: against, allow: allow, maxFileBytes: maxFileBytes)
+                }
                 for d in problems { out += d.formatted(file: file) + "\n" }
                 let e = problems.count { $0.severity == .error }
                 errors += e
@@ -58,6 +68,13 @@ enum DefinitionFiles {
         return names.map { name in
             let file = (path as NSString).appendingPathComponent(name)
             let id = String(name.dropLast(5))
+            // A kept version (`formd publish`): it must load and hash to its name.
+            if let kept = KeptVersionName(fileName: name) {
+                switch KeptVersionName.load(path: file, name: kept, maxFileBytes: maxFileBytes, options: EvaluationOptions()) {
+                case .success(let form): return (file, form.warnings)
+                case .failure(let error): return (file, error.diagnostics)
+                }
+            }
             if !Form.isValidID(id) {
                 return (file, [Diagnostic(.warning, path: "", message: "\"\(id)\" is not a valid form id; the file is not served")])
             }
@@ -77,6 +94,27 @@ enum DefinitionFiles {
                 return error.diagnostics
             }
         }
+    }
+
+    /// `formd check --against OLD`: the breaking changes from OLD (a file, or `<id>.json` in a
+    /// folder) to `file`; nothing when there is no earlier definition of it.
+    static func breakingChanges(_ file: String, against: String, allow: Bool, maxFileBytes: Int) -> [Diagnostic] {
+        let name = (file as NSString).lastPathComponent
+        guard KeptVersionName(fileName: name) == nil else { return [] }
+        let id = (name as NSString).deletingPathExtension
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: against, isDirectory: &isDirectory) else {
+            return [Diagnostic(.error, path: "", message: "--against \(against): no such file or folder")]
+        }
+        let oldFile = isDirectory.boolValue ? (against as NSString).appendingPathComponent(name) : against
+        guard case .success(let oldRead) = DefinitionFile.read(oldFile, limit: maxFileBytes) else { return [] }
+        guard case .success(let newRead) = DefinitionFile.read(file, limit: maxFileBytes),
+            let new = try? Form(id: id, json: newRead.bytes)
+        else { return [] }
+        guard let old = try? Form(id: id, json: oldRead.bytes) else {
+            return [Diagnostic(.warning, path: "", message: "--against: \(oldFile) does not load; no breaking-change check")]
+        }
+        return BreakingChanges.lint(old: old, new: new, allow: allow, newBytes: newRead.bytes)
     }
 
     /// Loads FORM: a path to a `.json` file, or a form id looked up in `formsDirectory`.

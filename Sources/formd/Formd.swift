@@ -7,7 +7,7 @@ struct Formd: ParsableCommand {
         commandName: "formd",
         abstract: "Serves, checks and evaluates Hyper-style form definitions.",
         subcommands: [
-            ServeCommand.self, CheckCommand.self, ValidateCommand.self, EvaluateCommand.self, HealthcheckCommand.self,
+            ServeCommand.self, CheckCommand.self, PublishCommand.self, ValidateCommand.self, EvaluateCommand.self, HealthcheckCommand.self,
             ConfigCommand.self,
         ]
     )

@@ -75,7 +75,8 @@ struct ServeCommand: ParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
             source.setEventHandler {
                 logger.info("draining", metadata: ["signal": "\(sig)"])
-                server.drain {
+                // SIGINT (Ctrl-C at a terminal) skips server.drain_delay_seconds; SIGTERM waits it.
+                server.drain(delay: sig == SIGINT ? 0 : nil) {
                     logger.info("stopped")
                     Foundation.exit(0)
                 }

@@ -637,6 +637,46 @@ import('/client/formd.js').then(async (m) => {
         assert r["cached"] is True, r
         assert r["network"] == [0, "network", True], r
 
+    def test_a_form_changed_on_the_server_keeps_the_values_and_shows_what_changed(self):
+        # issue 32: the page drew an earlier version (here: signup without "newsletter", pinned to
+        # a version formd does not hold); its next request is a 412; the client fetches the current
+        # definition, keeps what the person typed, evaluates again and marks what changed.
+        self.open("signup")
+        r = self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+const host = document.createElement('div'); host.id = 'changed'; document.body.append(host);
+import('/client/formd.js').then(async (m) => {
+  const view = await m.render(host, 'signup');
+  const events = [];
+  host.addEventListener('formd:changed', (e) => events.push(e.detail));
+  const strip = (node) => {
+    if (Array.isArray(node)) return node.filter((f) => !(f && f.id === 'newsletter')).map(strip);
+    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, strip(v)]));
+    return node;
+  };
+  view.definition = strip(view.definition);
+  view.session.version = '"00000000000000000000000000000000"';
+  view.values.email = 'ola@example.com';
+  const status = [];
+  view.client.listeners.add((e) => { if (e.phase === 'response') status.push(e.status); });
+  await view.refresh(['email']);
+  // The 412 is handled after refresh() returns: wait for the event and the new version's answer.
+  for (let i = 0; i < 200 && !(events.length && status[status.length - 1] === 200); i++) await new Promise((res) => setTimeout(res, 20));
+  const notice = host.querySelector('[data-form-notice]');
+  done({events, status, notice: notice && !notice.hidden ? notice.textContent : null,
+        marked: [...host.querySelectorAll('[data-formd-changed]')].map((n) => n.querySelector('[data-key]') && n.querySelector('[data-key]').dataset.key),
+        version: view.session.version, email: view.values.email});
+});""")
+        assert r["events"] and r["events"][0]["added"] == ["newsletter"], r
+        assert r["events"][0]["from"] == '"00000000000000000000000000000000"' and r["events"][0]["to"] == r["version"], r
+        assert 412 in r["status"] and r["status"][-1] == 200, r
+        assert r["notice"] and r["notice"].startswith("This form was updated"), r
+        assert "newsletter" in r["marked"], r
+        assert r["email"] == "ola@example.com", "the values are kept"
+        # The 412 is the browser's one console error here (read, so the next test starts clean).
+        errs = console_errors(self.d)
+        assert all("412" in e for e in errs), errs
+
     def test_unreachable_formd_keeps_edits_and_recovers(self):
         self.open("signup")
         self.d.execute_async_script("""

@@ -76,6 +76,53 @@ struct DrainTests {
         #expect(server.child.stderr.text.contains("stopped"))
     }
 
+    /// issue 32: behind a balancer that health-checks `/readyz`, SIGTERM must not close a
+    /// kept-alive connection the balancer may be about to use. Readiness drops at once; the
+    /// server keeps accepting and answering, on old and new connections, for
+    /// `server.drain_delay_seconds`; only then does it stop listening and close idle connections.
+    @Test func drainDelayKeepsServingWhileNotReady() throws {
+        let served = try ServedForms(environment: ["FORMD_SERVER_DRAIN_DELAY_SECONDS": "3", "FORMD_TIMEOUTS_SHUTDOWN_SECONDS": "5"])
+        let server = served.server
+        let kept = try server.connect()
+        #expect(try kept.exchange("GET", "/readyz").status == 200)
+        let start = Date()
+        server.child.signal(SIGTERM)
+        let notReady = server.child.stderr.wait(until: Date() + 20) { $0.contains("serving on before the drain") ? true : nil }
+        #expect(notReady == true, "\(server.child.stderr.text)")
+
+        // The kept-alive connection: readiness fails on it, and it goes on serving (not closed).
+        let r1 = try kept.exchange("GET", "/readyz")
+        #expect(r1.status == 503, "\(r1)")
+        #expect(r1.header("Connection")?.lowercased() != "close")
+        let body = Array(#"{"first_name": "Ola Nordmann", "email": "ola@example.com"}"#.utf8)
+        let r2 = try kept.exchange("POST", "/forms/contact/validate", headers: [("Content-Type", "application/json")], body: body)
+        #expect(r2.status == 200, "\(r2)")
+        // New connections are still accepted and answered.
+        let fresh = try server.request("POST", "/forms/contact/validate", headers: [("Content-Type", "application/json")], body: body)
+        #expect(fresh.status == 200, "\(fresh)")
+        #expect(try server.request("GET", "/healthz").status == 200, "liveness stays up")
+        #expect(server.child.waitForExit(timeout: 0.5) == nil, "still serving within the delay")
+        #expect(try kept.exchange("GET", "/healthz").status == 200, "the kept-alive connection still serves")
+
+        // After the delay: the drain closes the idle connection and the process exits 0.
+        let status = server.child.waitForExit(timeout: 20)
+        #expect(status == 0)
+        #expect(Date().timeIntervalSince(start) >= 2.9, "exited before server.drain_delay_seconds")
+        #expect(kept.isClosedByServer())
+    }
+
+    /// A second SIGTERM (or SIGINT) ends the delay at once.
+    @Test func secondSignalSkipsTheDelay() throws {
+        let served = try ServedForms(environment: ["FORMD_SERVER_DRAIN_DELAY_SECONDS": "600"])
+        let server = served.server
+        server.child.signal(SIGTERM)
+        let notReady = server.child.stderr.wait(until: Date() + 20) { $0.contains("serving on before the drain") ? true : nil }
+        #expect(notReady == true)
+        #expect(try server.request("GET", "/readyz").status == 503)
+        server.child.signal(SIGTERM)
+        #expect(server.child.waitForExit(timeout: 20) == 0)
+    }
+
     @Test func drainTimeoutStillExitsZero() throws {
         let served = try ServedForms(environment: ["FORMD_TIMEOUTS_SHUTDOWN_SECONDS": "1"])
         let server = served.server

@@ -24,6 +24,8 @@ extension ServiceConfiguration {
                 kind == .epoll ? "epoll exists on Linux only; use \"auto\" or \"dispatch\"" : nil
                 #endif
             }),
+        .seconds("server.drain_delay_seconds", \.drainDelay, zero: true,
+            "on SIGTERM, `/readyz` answers 503 at once but formd keeps accepting and answering, keep-alive connections included, for this long, so that load balancers and Kubernetes endpoints take the replica out before it stops listening; then it drains (`timeouts.shutdown_seconds`) and closes idle connections. A second SIGTERM, or SIGINT, skips the wait. Set it above the balancer's health-check interval times its fall count (the container image and config/kubernetes use `5`); `0`: drain at once"),
         .optionalText("server.tls.cert", \.tlsCert,
             "PEM certificate chain; with `server.tls.key` it turns HTTPS on (TLS 1.2 and 1.3, Mozilla intermediate ciphers, ALPN `http/1.1`). The two must be set together; SIGHUP reloads both without dropping connections"),
         .optionalText("server.tls.key", \.tlsKey,
@@ -64,7 +66,7 @@ extension ServiceConfiguration {
         .seconds("timeouts.idle_seconds", \.http.idleTimeout,
             "keep-alive idle time"),
         .seconds("timeouts.shutdown_seconds", \.http.shutdownTimeout,
-            "drain time on SIGTERM"),
+            "drain time on SIGTERM, after `server.drain_delay_seconds`: requests in flight finish, then the rest is closed"),
         .choice(
             "log.level", \.logLevel,
             ["trace": "trace", "debug": "debug", "info": "info", "notice": "notice", "warning": "warning", "error": "error", "critical": "critical"],

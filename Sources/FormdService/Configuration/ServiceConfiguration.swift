@@ -18,6 +18,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var workers: Int?
     /// `server.event_queue`: nil is `auto` (epoll on Linux, Dispatch elsewhere).
     package var eventQueue: EventQueueKind?
+    /// `server.drain_delay_seconds`: after SIGTERM, not ready but still serving for this long.
+    package var drainDelay: Double = 0
     package var tlsCert: String?
     package var tlsKey: String?
     package var formsDirectory = "Forms"

@@ -96,14 +96,15 @@ extension Setting {
             json: { $0[keyPath: path].map(String.init) ?? "\"auto\"" })
     }
 
+    /// A number of seconds up to a day; above zero unless `zero` is allowed (then `0` is "none").
     static func seconds(
-        _ key: String, _ path: WritableKeyPath<ServiceConfiguration, Double> & Sendable, _ summary: String
+        _ key: String, _ path: WritableKeyPath<ServiceConfiguration, Double> & Sendable, zero: Bool = false, _ summary: String
     ) -> Setting {
         Setting(
-            key: key, expected: "expected a number of seconds in (0, 86400]", summary: summary, shape: .number,
+            key: key, expected: "expected a number of seconds in \(zero ? "[0" : "(0"), 86400]", summary: summary, shape: .number,
             nullable: false,
             apply: { c, v throws(Refusal) in
-                guard let d = Double(try v.text().trimmingCharacters(in: .whitespaces)), d > 0, d <= 86_400 else {
+                guard let d = Double(try v.text().trimmingCharacters(in: .whitespaces)), zero ? d >= 0 : d > 0, d <= 86_400 else {
                     throw Refusal()
                 }
                 c[keyPath: path] = d

@@ -9,21 +9,32 @@ extension OpenAPIDocument {
         return o
     }()
 
+    /// The document for one version of one form (`GET /forms/{id}/versions/{version}/openapi.json`):
+    /// the API, with that version's submission schema as the form's `validate` body.
+    static func bytes(forVersion form: Form) -> [UInt8] {
+        bytes(forms: [form], note: " (version \(form.version); send it as If-Match)")
+    }
+
     /// Compiles every form it has not cached (the cache's budget still holds: each is used and let go).
     static func bytes(for registry: FormRegistry) -> [UInt8] {
+        bytes(forms: registry.ids().lazy.compactMap { registry.form($0) }, note: "")
+    }
+
+    private static func bytes(forms: some Sequence<Form>, note: String) -> [UInt8] {
         var document = base
         var paths = document["paths"]?.objectValue ?? JSONObject()
         var components = document["components"]?.objectValue ?? JSONObject()
         var schemas = components["schemas"]?.objectValue ?? JSONObject()
         let generic = paths["/forms/{id}/validate"]?.objectValue?["post"]?.objectValue ?? JSONObject()
-        for id in registry.ids() {
-            guard let form = registry.form(id), case .object(var schema) = form.submissionSchema else { continue }
+        for form in forms {
+            let id = form.id
+            guard case .object(var schema) = form.submissionSchema else { continue }
             schema.members.removeAll { $0.key == "$schema" || $0.key == "$id" }
             let name = "Submission-\(id)"
             schemas.append(name, .object(schema))
             var operation = generic
             operation.set("operationId", .string("validate-\(id)"))
-            operation.set("summary", .string("Check a submission to \"\(form.title)\""))
+            operation.set("summary", .string("Check a submission to \"\(form.title)\"" + note))
             operation.set("requestBody", .object(JSONObject([
                 .init(key: "required", value: .bool(false)),
                 .init(key: "content", value: .object(JSONObject([
@@ -36,6 +47,7 @@ extension OpenAPIDocument {
             item.append("parameters", .array([
                 .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/Locale"))])),
                 .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/IfMatch"))])),
+                .object(JSONObject([.init(key: "$ref", value: .string("#/components/parameters/Version"))])),
             ]))
             item.append("post", .object(operation))
             paths.append("/forms/\(id)/validate", .object(item))

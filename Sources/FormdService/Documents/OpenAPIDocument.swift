@@ -39,7 +39,7 @@ enum OpenAPIDocument {
           }
         },
         "/forms/{id}/validate": {
-          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}],
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}, {"$ref": "#/components/parameters/Version"}],
           "post": {
             "operationId": "validateSubmission",
             "summary": "Check a submission",
@@ -64,7 +64,7 @@ enum OpenAPIDocument {
           }
         },
         "/forms/{id}/evaluate": {
-          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}],
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}, {"$ref": "#/components/parameters/Version"}],
           "post": {
             "operationId": "evaluateValues",
             "summary": "The live state: values, visibility, enabled flags, actions and errors",
@@ -98,6 +98,56 @@ enum OpenAPIDocument {
                 "headers": {"ETag": {"schema": {"type": "string"}}},
                 "content": {"application/schema+json": {"schema": {"type": "object"}}}
               },
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/HTTPError"}
+            }
+          }
+        },
+        "/forms/{id}/versions": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}],
+          "get": {
+            "operationId": "listVersions",
+            "summary": "The versions this replica holds: the current one, then the kept ones, newest first",
+            "responses": {
+              "200": {"description": "The versions", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/VersionList"}}}},
+              "404": {"$ref": "#/components/responses/HTTPError"}
+            }
+          }
+        },
+        "/forms/{id}/versions/{version}": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/VersionPath"}],
+          "get": {
+            "operationId": "getVersion",
+            "summary": "One version's definition, byte for byte; immutable",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "responses": {
+              "200": {"description": "The definition", "headers": {"ETag": {"schema": {"type": "string"}}, "Cache-Control": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Definition"}}}},
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/HTTPError"}
+            }
+          }
+        },
+        "/forms/{id}/versions/{version}/schema": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/VersionPath"}],
+          "get": {
+            "operationId": "getVersionSchema",
+            "summary": "One version's submission schema; immutable",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "responses": {
+              "200": {"description": "The schema", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"application/schema+json": {"schema": {"type": "object"}}}},
+              "304": {"description": "Not modified"},
+              "404": {"$ref": "#/components/responses/HTTPError"}
+            }
+          }
+        },
+        "/forms/{id}/versions/{version}/openapi.json": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/VersionPath"}],
+          "get": {
+            "operationId": "getVersionOpenAPI",
+            "summary": "An OpenAPI document whose validate operation takes this version's submissions; immutable",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "responses": {
+              "200": {"description": "The document", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"type": "object"}}}},
               "304": {"description": "Not modified"},
               "404": {"$ref": "#/components/responses/HTTPError"}
             }
@@ -147,7 +197,7 @@ enum OpenAPIDocument {
           "get": {
             "operationId": "ready",
             "responses": {
-              "200": {"description": "Ready", "content": {"application/json": {"schema": {"type": "object", "required": ["status"], "properties": {"status": {"const": "ready"}}}}}},
+              "200": {"description": "Ready, with the digest of the form set served (API.md §3.1)", "headers": {"Formd-Forms-Digest": {"schema": {"type": "string"}}}, "content": {"application/json": {"schema": {"type": "object", "required": ["status"], "properties": {"status": {"const": "ready"}, "forms_digest": {"type": "string"}, "forms": {"type": "integer"}, "versions": {"type": "integer"}, "indexing": {"type": "boolean"}}}}}},
               "503": {"$ref": "#/components/responses/HTTPError"}
             }
           }
@@ -169,7 +219,9 @@ enum OpenAPIDocument {
         "parameters": {
           "FormID": {"name": "id", "in": "path", "required": true, "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"}},
           "Locale": {"name": "locale", "in": "query", "required": false, "schema": {"type": "string"}, "description": "en, nb or es; wins over Accept-Language"},
-          "IfMatch": {"name": "If-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "* or a list of ETags; no match gives 412"}
+          "IfMatch": {"name": "If-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "* or a list of ETags: the current version or a kept one answers (API.md §3.1); a version not held gives 412 version-not-held"},
+          "Version": {"name": "version", "in": "query", "required": false, "schema": {"type": "string"}, "description": "The version to check against, for clients that cannot send If-Match (quotes optional)"},
+          "VersionPath": {"name": "version", "in": "path", "required": true, "schema": {"type": "string"}, "description": "A version: its 32 hex digits, quoted or not"}
         },
         "responses": {
           "HTTPError": {"description": "An error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/HTTPError"}}}}
@@ -208,6 +260,8 @@ enum OpenAPIDocument {
             "type": "object", "required": ["form", "version", "valid", "values", "errors", "dropped", "hidden", "disabled"],
             "properties": {
               "form": {"type": "string"}, "version": {"type": "string"}, "valid": {"type": "boolean"},
+              "current_version": {"type": "string", "description": "Only when answering with a kept version: the version that serves now"},
+              "changed_since": {"$ref": "#/components/schemas/FieldChanges"},
               "values": {"$ref": "#/components/schemas/Values"},
               "labels": {"type": "object", "description": "Per multi_select field with a value: its chosen options' titles.", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
               "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}},
@@ -220,6 +274,8 @@ enum OpenAPIDocument {
             "type": "object", "required": ["form", "version", "values", "fields", "sections", "actions", "errors", "dropped"],
             "properties": {
               "form": {"type": "string"}, "version": {"type": "string"},
+              "current_version": {"type": "string", "description": "Only when answering with a kept version: the version that serves now"},
+              "changed_since": {"$ref": "#/components/schemas/FieldChanges"},
               "values": {"$ref": "#/components/schemas/Values"},
               "labels": {"type": "object", "description": "Per multi_select field with a value: its chosen options' titles.", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
               "fields": {"type": "object", "additionalProperties": {"type": "object", "required": ["visible", "enabled", "required"], "properties": {"visible": {"type": "boolean"}, "enabled": {"type": "boolean"}, "required": {"type": "boolean"}}}},
@@ -251,7 +307,25 @@ enum OpenAPIDocument {
           },
           "HTTPError": {
             "type": "object", "required": ["type", "title", "status", "detail"],
-            "properties": {"type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"}}
+            "properties": {
+              "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"}, "detail": {"type": "string"},
+              "code": {"type": "string", "description": "412: version-not-held"},
+              "current_version": {"type": "string"}, "versions": {"type": "array", "items": {"type": "string"}}, "forms_digest": {"type": "string"}
+            }
+          },
+          "FieldChanges": {
+            "type": "object", "description": "Fields added, removed and changed from a kept version to the current one",
+            "required": ["added", "removed", "changed"],
+            "properties": {"added": {"type": "array", "items": {"type": "string"}}, "removed": {"type": "array", "items": {"type": "string"}}, "changed": {"type": "array", "items": {"type": "string"}}}
+          },
+          "VersionList": {
+            "type": "object", "required": ["form", "current_version", "versions"],
+            "properties": {
+              "form": {"type": "string"}, "current_version": {"type": "string"},
+              "versions": {"type": "array", "items": {"type": "object", "required": ["version", "current"], "properties": {
+                "version": {"type": "string"}, "current": {"type": "boolean"}, "published": {"type": "string"},
+                "changed_since": {"$ref": "#/components/schemas/FieldChanges"}}}}
+            }
           }
         }
       }

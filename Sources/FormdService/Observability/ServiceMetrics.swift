@@ -15,6 +15,8 @@ package final class ServiceMetrics: @unchecked Sendable {
     private let formatTimeouts: Counter
     /// Read when metrics are rendered.
     package var openConnections: @Sendable () -> Int = { 0 }
+    /// Read when metrics are rendered: the form-set digest (`formd_forms_digest_info`).
+    package var formsDigest: @Sendable () -> FormsDigest? = { nil }
 
     struct Key: Hashable {
         let route: String
@@ -82,6 +84,17 @@ package final class ServiceMetrics: @unchecked Sendable {
         connections.set(Double(openConnections()))
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
+        if let d = formsDigest() {
+            // An info metric: the digest as a label, so replicas serving different form sets show
+            // as different series during a rollout (count by digest).
+            var text = "# HELP formd_forms_digest_info The digest of the form set served (current and kept versions)\n"
+            text += "# TYPE formd_forms_digest_info gauge\n"
+            text += "formd_forms_digest_info{digest=\"\(d.value)\"} 1\n"
+            text += "# HELP formd_form_versions_held Form versions held: current plus kept\n"
+            text += "# TYPE formd_form_versions_held gauge\n"
+            text += "formd_form_versions_held \(d.versions)\n"
+            buffer.append(contentsOf: text.utf8)
+        }
         return buffer
     }
 }

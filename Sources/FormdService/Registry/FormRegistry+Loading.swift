@@ -43,7 +43,7 @@ extension FormRegistry {
     func rescan(initial: Bool) {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
+            names = try FileManager.default.contentsOfDirectory(atPath: contentDirectory).filter { $0.hasSuffix(".json") }
         } catch {
             if initial { logger.error("cannot read the forms folder", metadata: ["folder": "\(directory)", "error": "\(error)"]) }
             return
@@ -52,10 +52,14 @@ extension FormRegistry {
             polls += 1
             return !initial && watchMode == "poll" && polls % Self.verifyEvery == 0
         }
+        // Kept versions first: a publish writes the kept file before it swaps the current one,
+        // so a pass that sees the new current also holds the version it replaced.
+        updateKept(names: names, initial: initial)
         var seen = Set<String>()
         for name in names {
             let id = String(name.dropLast(5))
             guard Form.isValidID(id) else {
+                if KeptVersionName(fileName: name) != nil { continue }
                 if initial { logger.warning("skipped: the file name is not a valid form id", metadata: ["file": "\(path(of: name))"]) }
                 continue
             }
@@ -216,5 +220,15 @@ extension FormRegistry {
             metadata: ["form": "\(id)", "problems": "\(lines.joined(separator: "; "))"])
     }
 
-    func path(of name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    func path(of name: String) -> String { (contentDirectory as NSString).appendingPathComponent(name) }
+
+    /// Where the files are: the folder, or, in a Kubernetes ConfigMap volume, its `..data` link.
+    /// The kubelet swaps `..data` to a folder with every new file first and adds the top-level
+    /// link of a new key only after that, so reading through `..data` sees a new kept version
+    /// (`formd publish`) in the same instant as the current definition that replaced it.
+    var contentDirectory: String {
+        let data = (directory as NSString).appendingPathComponent("..data")
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: data, isDirectory: &isDirectory) && isDirectory.boolValue ? data : directory
+    }
 }

@@ -41,6 +41,7 @@ extension FormRegistry {
                             self.rescan(initial: false)
                             return
                         }
+                        if names.contains(where: { KeptVersionName(fileName: $0) != nil }) { self.rescanKept() }
                         for name in names {
                             let id = String(name.dropLast(5))
                             if Form.isValidID(id) { self.refresh(id, verify: false) }

@@ -79,6 +79,10 @@ package final class FormRegistry: @unchecked Sendable {
     var polls = 0
     var watcher: (any DirectoryWatcher)?
     var pollTimer: DispatchSourceTimer?
+    /// Kept (earlier) versions by form id, newest first (FormRegistry+Versions.swift).
+    var kept: [String: [KeptEntry]] = [:]
+    /// The digest of the form set, for the generation it was computed at.
+    var digestCache: (generation: Int, at: UInt64, value: FormsDigest)?
     /// How changes are noticed now: `inotify` or `poll` (`/metrics`-free, for logs and tests).
     package internal(set) var watchMode = "none"
 

@@ -4,8 +4,10 @@ import Foundation
 
 /// `POST /forms/{id}/validate` and `/evaluate` (API.md).
 extension FormRoutes {
-    func validate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
-        if let failed = preconditionFailed(form, request) { return failed }
+    /// `current`: set when `form` is a kept version (the answer then says what changed since).
+    /// `versionChecked`: the route already chose `form` by the request's version (FormRoutes+Versions.swift).
+    func validate(_ form: Form, _ request: HTTPRequest, current: Form? = nil, versionChecked: Bool = false) -> HTTPResponse {
+        if !versionChecked, let failed = preconditionFailed(form, request) { return failed }
         let values: FormValues
         var isFormPost = false
         switch decodeBody(request) {
@@ -25,11 +27,11 @@ extension FormRoutes {
         let answer = form.validateAnswer(values, locale: locale)
         metrics.formatTimedOut(answer.formatTimeouts)
         if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
-        return Self.stateResponse(answer.json, status: answer.isValid ? 200 : 422, locale: answer.locale)
+        return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: answer.isValid ? 200 : 422, locale: answer.locale)
     }
 
-    func evaluate(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
-        if let failed = preconditionFailed(form, request) { return failed }
+    func evaluate(_ form: Form, _ request: HTTPRequest, current: Form? = nil, versionChecked: Bool = false) -> HTTPResponse {
+        if !versionChecked, let failed = preconditionFailed(form, request) { return failed }
         var values = FormValues()
         var changed: [String] = []
         var previous = PreviousState.notSent
@@ -92,7 +94,7 @@ extension FormRoutes {
             }
         }
         metrics.formatTimedOut(answer.formatTimeouts)
-        return Self.stateResponse(answer.json, status: 200, locale: answer.locale)
+        return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: 200, locale: answer.locale)
     }
 
     static func stateResponse(_ body: [UInt8], status: Int, locale: SupportedLocale) -> HTTPResponse {

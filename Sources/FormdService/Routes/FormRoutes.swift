@@ -24,6 +24,9 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     /// `/openapi.json` of the current forms, rebuilt when a reload swaps the snapshot.
     private let openAPILock = NSLock()
     private var openAPICache: (version: Int, bytes: [UInt8], etag: String)?
+    /// Field changes between a kept version and the current one (`changed_since`), per pair.
+    let changesLock = NSLock()
+    var changesCache: [String: FieldChanges] = [:]
 
     /// The engine's limits and tables are the registry's (`FormRegistry.options`): every form it
     /// compiles carries them.
@@ -105,7 +108,8 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
             return ("/healthz", isGet ? .json(#"{"status":"ok"}"#) : Self.notAllowed("GET, HEAD"))
         case "/readyz":
             guard isGet else { return ("/readyz", Self.notAllowed("GET, HEAD")) }
-            return ("/readyz", isReady ? .json(#"{"status":"ready"}"#) : .problem(status: 503, slug: "not-ready", detail: "formd is starting or draining"))
+            guard isReady else { return ("/readyz", .problem(status: 503, slug: "not-ready", detail: "formd is starting or draining")) }
+            return ("/readyz", readyBody())
         case "/metrics":
             guard isGet else { return ("/metrics", Self.notAllowed("GET, HEAD")) }
             var r = HTTPResponse(status: 200, body: metrics.render())
@@ -143,13 +147,52 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
         case 2 where parts[1] == "validate" || parts[1] == "evaluate":
             let template = "/forms/{id}/\(parts[1])"
             guard method == "POST" else { return (template, Self.notAllowed("POST")) }
-            guard let form = registry.form(String(parts[0])) else {
-                return (template, Self.notFound("no form \"\(parts[0])\""))
+            // The version asked for (If-Match, ?version=): current, kept, or a 412; never another.
+            switch select(String(parts[0]), request) {
+            case .problem(let problem): return (template, problem)
+            case .form(let s):
+                var r = parts[1] == "validate" ? validate(s.form, request, current: s.current, versionChecked: true)
+                    : evaluate(s.form, request, current: s.current, versionChecked: true)
+                r.headers.set(Self.digestHeader, registry.formsDigest().value)
+                return (template, r)
             }
-            return (template, parts[1] == "validate" ? validate(form, request) : evaluate(form, request))
+        case 2 where parts[1] == "versions":
+            guard isGet else { return ("/forms/{id}/versions", Self.notAllowed("GET, HEAD")) }
+            return ("/forms/{id}/versions", listVersions(String(parts[0])))
+        case 3 where parts[1] == "versions", 4 where parts[1] == "versions":
+            let what = parts.count == 4 ? parts[3] : nil
+            let template = "/forms/{id}/versions/{version}" + (what.map { "/" + $0 } ?? "")
+            guard isGet else { return (template, Self.notAllowed("GET, HEAD")) }
+            guard what == nil || what == "schema" || what == "openapi.json" else { return ("other", Self.notFound("no such resource: \(path)")) }
+            return (template, getVersion(String(parts[0]), parts[2], what, request))
         default:
             return ("other", Self.notFound("no such resource: \(path)"))
         }
+    }
+
+    /// `{"status":"ready","forms_digest":"…","forms":N,"versions":M}`: the digest tells replicas
+    /// that serve different form sets apart (a rollout in progress).
+    func readyBody() -> HTTPResponse {
+        let d = registry.formsDigest()
+        var w = JSONWriter(reservingCapacity: 128)
+        w.beginObject()
+        w.key("status")
+        w.string("ready")
+        w.key("forms_digest")
+        w.string(d.value)
+        w.key("forms")
+        w.number(d.forms)
+        w.key("versions")
+        w.number(d.versions)
+        if !d.complete {
+            w.key("indexing")
+            w.bool(true)
+        }
+        w.endObject()
+        var r = HTTPResponse.json(w.bytes)
+        r.headers.set(Self.digestHeader, d.value)
+        r.headers.set("Cache-Control", "no-store")
+        return r
     }
 
     func openAPIBytes() -> (bytes: [UInt8], etag: String) {
