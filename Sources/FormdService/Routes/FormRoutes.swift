@@ -250,16 +250,6 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
 
     /// Whether the query has parameter `name` (`raw`, `raw=1`, `raw=true`; `locale=...`); a
     /// `raw=false` or `raw=0` does not count.
-    /// The value of query parameter `name` (as written), if present.
-    static func queryValue(_ query: String?, _ name: String) -> Substring? {
-        guard let query else { return nil }
-        for part in query.split(separator: "&") {
-            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if pair[0] == name { return pair.count == 2 ? pair[1] : "" }
-        }
-        return nil
-    }
-
     static func query(_ query: String?, has name: String) -> Bool {
         guard let query else { return false }
         for part in query.split(separator: "&") {
