@@ -286,6 +286,8 @@ struct RegexParser {
             guard var node = atom else { continue }
             flush(&items, &run, runCase)
             if RegexParser.isQuantifierStart(peek()) {
+                // ICU repeats `^` and `$` (to no effect) but refuses to repeat `\b`, `\B`, ...
+                if case .assert = node, s[start] == RegexParser.backslash { throw .invalid("nothing to repeat", offset: i) }
                 node = try parseQuantifier(node, atomOffset: start)
             }
             items.append(node)
@@ -418,7 +420,10 @@ struct RegexParser {
         case 0x70, 0x50:  // \p{…} \P{…}
             i = at
             var cls = RegexClass()
-            cls.items.append(try parseProperty())
+            // ICU closes the property over case first and negates (`\P`) after, as for `[^…]`.
+            let (category, negated) = try parseProperty()
+            cls.items.append(.category(category, negated: false))
+            cls.negated = negated
             cls.caseClosed = caseInsensitive
             cls.finish()
             classes.append(cls)
@@ -438,7 +443,7 @@ struct RegexParser {
     }
 
     /// `\p{name}`, `\P{name}`, `\pL` from the backslash: general categories only.
-    mutating func parseProperty() throws(RegexProgramError) -> RegexClass.Item {
+    mutating func parseProperty() throws(RegexProgramError) -> (RegexUnicode.Category, negated: Bool) {
         let at = i
         let negated = s[i + 1] == 0x50
         i += 2
@@ -455,7 +460,7 @@ struct RegexParser {
         guard let category = RegexUnicode.Category(name: name) else {
             throw .unsupported("Unicode property other than a general category", offset: at)
         }
-        return .category(category, negated: negated)
+        return (category, negated)
     }
 
     /// An escape that stands for one scalar (`\n`, `\x41`, `\u00e9`, `\.`), from its backslash.
@@ -586,7 +591,11 @@ struct RegexParser {
                 case 0x57: cls.items.append(.word(negated: true)); i += 2; previous = nil; continue
                 case 0x73: cls.items.append(.space(negated: false)); i += 2; previous = nil; continue
                 case 0x53: cls.items.append(.space(negated: true)); i += 2; previous = nil; continue
-                case 0x70, 0x50: cls.items.append(try parseProperty()); previous = nil; continue
+                case 0x70, 0x50:
+                    let (category, negated) = try parseProperty()
+                    cls.items.append(.category(category, negated: negated))
+                    previous = nil
+                    continue
                 case 0x62, 0x42, 0x41, 0x5A, 0x7A, 0x51, 0x45:
                     throw .unsupported("escape in a class", offset: i)
                 default:
