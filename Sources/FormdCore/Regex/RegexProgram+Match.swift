@@ -27,13 +27,18 @@ extension RegexProgram {
             let markNext = base + 3 * count
             let stack = base + 4 * count
             for k in 0..<(2 * count) { markCurrent[k] = -1 }  // both mark arrays
-            return run(bytes, current: current, next: next, markCurrent: markCurrent, markNext: markNext,
-                       stack: stack, steps: &steps)
+            return instructions.withUnsafeBufferPointer { program in
+                asciiTables.withUnsafeBufferPointer { tables in
+                    run(bytes, program: program, tables: tables, current: current, next: next,
+                        markCurrent: markCurrent, markNext: markNext, stack: stack, steps: &steps)
+                }
+            }
         }
     }
 
     private func run(
-        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ bytes: UnsafeBufferPointer<UInt8>, program instructions: UnsafeBufferPointer<Instruction>,
+        tables: UnsafeBufferPointer<(UInt64, UInt64)>,
         current: UnsafeMutablePointer<Int32>, next: UnsafeMutablePointer<Int32>,
         markCurrent: UnsafeMutablePointer<Int32>, markNext: UnsafeMutablePointer<Int32>,
         stack: UnsafeMutablePointer<Int32>, steps: inout Int
@@ -136,7 +141,13 @@ extension RegexProgram {
                         }
                     }
                 case .set(let index):
-                    if classes[Int(index)].matches(c) { target = pc + 1 }
+                    if c < 128 {
+                        let table = tables[Int(index)]
+                        let bit = c < 64 ? (table.0 >> UInt64(c)) & 1 : (table.1 >> UInt64(c - 64)) & 1
+                        if bit != 0 { target = pc + 1 }
+                    } else if classes[Int(index)].matches(c) {
+                        target = pc + 1
+                    }
                 case .any:
                     if !RegexUnicode.isLineTerminator(c) { target = pc + 1 }
                 default:

@@ -43,6 +43,8 @@ struct RegexProgram: Sendable {
 
     let instructions: [Instruction]
     let classes: [RegexClass]
+    /// Each class's answers for ASCII scalars (bits 0–63, 64–127): the matcher's fast path.
+    let asciiTables: [(UInt64, UInt64)]
     /// The pattern can only match at the start of the text (it begins with `^` or `\A`).
     let anchoredStart: Bool
     /// The program has `\b` or `\B` (the matcher then tracks word characters).
@@ -60,6 +62,7 @@ struct RegexProgram: Sendable {
         compiler.append(.match)
         instructions = compiler.program
         classes = compiler.classes
+        asciiTables = compiler.classes.map { ($0.asciiLow, $0.asciiHigh) }
         anchoredStart = RegexProgram.beginsAnchored(tree)
         usesWordBoundary = compiler.program.contains { instruction in
             if case .assert(let a) = instruction { return a == .wordBoundary || a == .notWordBoundary }

@@ -36,7 +36,7 @@ struct SimplePattern: Sendable {
         var repeats: Bool {
             switch self {
             case .run(_, _, let max): max > 1
-            case .group(let alternatives, _, let max): max > 1 || alternatives.contains { $0.contains(where: \.repeats) }
+            case .group(let alternatives, _, let max): max > 1 || alternatives.contains { $0.contains(where: { $0.repeats }) }
             }
         }
     }
@@ -200,7 +200,7 @@ struct SimplePattern: Sendable {
                     // A repeated group that repeats inside (`(a+)+`, `(.*a){12}`) is the shape
                     // whose backtracking explodes; it stays with ICU and its step budget, so that
                     // such a pattern fails `format` the same way on every platform and path.
-                    if max > 1 && a.contains(where: { $0.contains(where: \.repeats) }) { return nil }
+                    if max > 1 && a.contains(where: { $0.contains(where: { $0.repeats }) }) { return nil }
                     node = .group(a, min: min, max: max)
                 }
                 nodes.append(node)
