@@ -34,11 +34,18 @@ package final class FormatPattern: Sendable {
     /// CPU-time budget of one check (time the thread is descheduled does not count).
     package let timeBudget: Duration
 
-    private let matcher: any FormatMatcher
-    /// The engine-free path for simple patterns on short ASCII text (`SimplePattern`).
+    /// The linear matcher (`RegexProgram`): every pattern of the shared dialect, on any text.
+    private let linear: RegexProgram?
+    /// ICU (NSRegularExpression on Apple platforms), for server-only patterns; nil otherwise.
+    private let matcher: (any FormatMatcher)?
+    /// The engine-free bit-mask path for simple patterns on short ASCII text (`SimplePattern`).
     private let simple: SimplePattern?
     private let budgetNanoseconds: UInt64
     private let stepBudget: Int32
+    /// Why the pattern is matched by ICU and not by the linear matcher (a back-reference,
+    /// look-around, ...): such a pattern is **server-only**, the WebAssembly engine defers its
+    /// `format` to the server. nil for patterns of the shared, linear dialect.
+    package let serverOnlyReason: String?
 
     /// Compiles `pattern` with the platform's preferred engine. An empty
     /// pattern is an error, as it is for NSRegularExpression on iOS.
@@ -49,7 +56,8 @@ package final class FormatPattern: Sendable {
         try self.init(pattern, timeBudget: timeBudget, stepBudget: Self.defaultStepBudget, engine: .preferred)
     }
 
-    /// Engine choice is internal so tests can exercise the fallback on Linux.
+    /// Engine choice is internal so tests can exercise the fallback on Linux; `fastPath: false`
+    /// matches with the engine only (no linear matcher, no bit masks), for the tests that compare.
     init(
         _ pattern: String,
         timeBudget: Duration = FormatPattern.defaultTimeBudget,
@@ -63,14 +71,47 @@ package final class FormatPattern: Sendable {
         self.timeBudget = timeBudget
         self.budgetNanoseconds = timeBudget.clampedNanoseconds
         self.stepBudget = stepBudget
-        self.matcher = try engine.compile(pattern)  // also for the fast path: its errors are the engine's
-        self.simple = fastPath ? SimplePattern(pattern) : nil
+        // The engine compiles every pattern first: its errors (and offsets) are the ones reported.
+        let engineMatcher = try engine.compile(pattern)
+        guard fastPath else {
+            self.linear = nil
+            self.matcher = engineMatcher
+            self.simple = nil
+            self.serverOnlyReason = "engine only"
+            return
+        }
+        var program: RegexProgram?
+        var reason: String?
+        do throws(RegexProgramError) {
+            program = try RegexProgram(pattern)
+        } catch {
+            switch error {
+            case .tooLarge(let message, let offset):
+                throw FormatPatternError(message: message, offset: offset)
+            case .unsupported(let message, _):
+                reason = message
+            case .invalid(let message, _):
+                // The engine accepts what the linear parser refuses: left to the engine (the
+                // differential test keeps this from happening on the shared dialect).
+                reason = "not read by the linear matcher: " + message
+            }
+        }
+        self.linear = program
+        self.matcher = program == nil ? engineMatcher : nil
+        self.serverOnlyReason = reason
+        self.simple = program == nil ? nil : SimplePattern(pattern)
     }
 
-    /// Checks `text`; gives up (`.timedOut`) after a fixed amount of backtracking work or
-    /// `timeBudget` of CPU, whichever comes first.
+    /// True when the linear matcher decides this pattern (no budget, no time-out, same answer in
+    /// every runtime).
+    package var isLinear: Bool { linear != nil }
+
+    /// Checks `text`. Linear patterns always answer; server-only ones give up (`.timedOut`)
+    /// after a fixed amount of backtracking work or `timeBudget` of CPU, whichever comes first.
     package func evaluate(_ text: String) -> Outcome {
         if let simple, let found = simple.matches(text) { return found ? .match : .noMatch }
+        if let linear { return linear.matches(text) ? .match : .noMatch }
+        guard let matcher else { return .timedOut }
         var budget = MatchBudget(steps: stepBudget, cpuNanoseconds: budgetNanoseconds)
         return matcher.evaluate(text, budget: &budget)
     }
@@ -78,13 +119,17 @@ package final class FormatPattern: Sendable {
     /// The same within what is left of `allowance` (a request's budget shared by all its
     /// checks, so one submission cannot buy more than a bounded total), and draws on it.
     ///
-    /// Every engine check is charged its measured CPU time, from its start: the engine reports
-    /// progress only every 10,000 backtracking saves, so charging what the reports saw let
-    /// thousands of checks just under that run free (4,000 of 120 characters cost 840 ms of CPU
-    /// in one request). Once the allowance is spent, the remaining checks fail at once.
+    /// Only server-only (ICU) checks draw on it: the linear matcher's cost is bounded by the
+    /// text's length times the program's size. Every engine check is charged its measured CPU
+    /// time, from its start: the engine reports progress only every 10,000 backtracking saves, so
+    /// charging what the reports saw let thousands of checks just under that run free (4,000 of
+    /// 120 characters cost 840 ms of CPU in one request). Once the allowance is spent, the
+    /// remaining engine checks fail at once.
     package func evaluate(_ text: String, drawingFrom allowance: inout FormatAllowance) -> Outcome {
         // Engine-free and linear by construction: draws nothing.
         if let simple, let found = simple.matches(text) { return found ? .match : .noMatch }
+        if let linear { return linear.matches(text) ? .match : .noMatch }
+        guard let matcher else { return .timedOut }
         let steps = Swift.min(stepBudget, allowance.steps)
         let cpu = Swift.min(budgetNanoseconds, allowance.cpuNanoseconds)
         guard steps > 0, cpu > 0 else { return .timedOut }

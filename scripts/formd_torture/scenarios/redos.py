@@ -1,4 +1,10 @@
-"""ReDoS: crafted values against backtracking patterns, flooded beside the other endpoints."""
+"""ReDoS: crafted values against backtracking patterns, flooded beside the other endpoints.
+
+Every pattern here is of the linear dialect (docs/REGEX.md): the engine's own Thompson-NFA matcher
+decides them in time linear in the value, with no budget and no time-out, so a crafted value is
+cheap and gets the true answer. `words` and `dot_star` do match their values (`(\w+\s?)*$`
+matches the empty string at the end; `(.*a){12}` finds its twelve `a`s): those submissions are
+valid (200), where ICU's budget used to time them out into a `format` error (422)."""
 import json
 import statistics
 import time
@@ -8,6 +14,9 @@ from ..common import REDOS_OTHER_RATE, REDOS_RATE, REDOS_SECONDS, forms_dir, log
 from ..load import Load, baseline_make, expect
 from ..server import Server, cpu_seconds
 
+
+# the values that match their pattern (valid submissions); every other one fails `format`
+REDOS_MATCHING = {"words", "dot_star"}
 
 REDOS_PATTERNS = {
     "nested_plus": ("(a+)+$", "a" * 4000 + "!"),
@@ -34,7 +43,7 @@ def redos_run(srv, label, bodies, rate, seconds, other_rate):
     it = iter(range(1 << 62))
 
     def make_redos():
-        return ("POST", "/forms/redos/validate", bodies[next(it) % len(bodies)], None, expect({422}))
+        return ("POST", "/forms/redos/validate", bodies[next(it) % len(bodies)], None, expect({200, 422}))
     cpu0 = cpu_seconds(srv.pid)
     attack = Load(srv.port, rate, make_redos, conns=8, duration=seconds).start()
     other = Load(srv.port, other_rate, baseline_make, conns=4, duration=seconds).start()
@@ -60,7 +69,10 @@ def scenario_redos(args):
                 t0 = time.perf_counter()
                 st, _, rb = ka.call("POST", "/forms/redos/validate", body)
                 ts.append((time.perf_counter() - t0) * 1000)
-                assert st == 422 and json.loads(rb)["errors"][0]["code"] == "format", (k, st, rb[:200])
+                if k in REDOS_MATCHING:
+                    assert st == 200, (k, st, rb[:200])
+                else:
+                    assert st == 422 and json.loads(rb)["errors"][0]["code"] == "format", (k, st, rb[:200])
             per[k] = statistics.median(ts)
         every = json.dumps({k: v for k, (_, v) in REDOS_PATTERNS.items()}).encode()
         ts = []
