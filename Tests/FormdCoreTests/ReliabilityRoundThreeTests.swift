@@ -7,14 +7,15 @@ import Testing
 @Suite struct ReliabilityRoundThreeTests {
     // MARK: 1. every engine check draws on the request's allowance
 
-    /// A repeating section with four fields carrying the bundled e-mail `format`.
+    /// A repeating section with four fields carrying the bundled e-mail `format`, made server-only
+    /// by a look-ahead (`(?=.)`): the allowance concerns ICU checks (the linear matcher draws nothing).
     static let emailRows = #"""
         {"groups": [{"sections": [{"id": "rows", "type": "dynamic", "max_instances": 1000}]}],
          "templates": {"sections": [{"id": "rows", "fields": [
-            {"id": "rows[:index].a", "type": "text", "validations": {"format": "[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
-            {"id": "rows[:index].b", "type": "text", "validations": {"format": "[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
-            {"id": "rows[:index].c", "type": "text", "validations": {"format": "[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
-            {"id": "rows[:index].d", "type": "text", "validations": {"format": "[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}}]}]}}
+            {"id": "rows[:index].a", "type": "text", "validations": {"format": "(?=.)[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
+            {"id": "rows[:index].b", "type": "text", "validations": {"format": "(?=.)[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
+            {"id": "rows[:index].c", "type": "text", "validations": {"format": "(?=.)[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
+            {"id": "rows[:index].d", "type": "text", "validations": {"format": "(?=.)[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}}]}]}}
         """#
 
     @Test func smallEngineChecksDrawOnTheAllowanceUntilItIsSpent() throws {
