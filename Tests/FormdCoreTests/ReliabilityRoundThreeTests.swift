@@ -7,9 +7,8 @@ import Testing
 @Suite struct ReliabilityRoundThreeTests {
     // MARK: 1. every engine check draws on the request's allowance
 
-    /// A repeating section with four fields carrying the bundled e-mail `format` behind a
-    /// look-ahead: a server-only pattern (ICU, with the budget); the bundled pattern itself is
-    /// decided by the linear matcher now and draws nothing.
+    /// A repeating section with four fields carrying the bundled e-mail `format`, made server-only
+    /// by a look-ahead (`(?=.)`): the allowance concerns ICU checks (the linear matcher draws nothing).
     static let emailRows = #"""
         {"groups": [{"sections": [{"id": "rows", "type": "dynamic", "max_instances": 1000}]}],
          "templates": {"sections": [{"id": "rows", "fields": [
