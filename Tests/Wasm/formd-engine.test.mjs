@@ -93,12 +93,14 @@ test('a format the module cannot check is deferred, never guessed', () => {
     title: 'p', groups: [{ title: 'g', sections: [{ id: 's', fields: [
       { id: 'phone', type: 'text', title: 'Phone', validations: { format: '^\\+?[0-9 ]{8,19}$' } },
       { id: 'code', type: 'text', title: 'Code', validations: { format: '^[0-9]{4}$' } },
+      { id: 'twice', type: 'text', title: 'Twice', validations: { format: '^(a)\\1$' } },
     ] }] }],
   });
   const form = engine.loadForm('phone', phone);
-  const a = form.validate({ phone: 'abc', code: '12345' });
-  assert.deepEqual(a.deferredFormats, ['phone'], 'a space in a bracket class leaves SimplePattern: deferred');
-  assert.deepEqual(a.answer.errors.map((e) => [e.field, e.code]), [['code', 'format']], 'SimplePattern decides code');
+  const a = form.validate({ phone: 'abc', code: '12345', twice: 'ab' });
+  assert.deepEqual(a.deferredFormats, ['twice'], 'a back-reference is server-only: deferred');
+  assert.deepEqual(a.answer.errors.map((e) => [e.field, e.code]), [['phone', 'format'], ['code', 'format']],
+    'the linear matcher decides phone, SimplePattern code');
   assert.deepEqual(form.validate({ code: '1234' }).deferredFormats, [], 'no value, no check, nothing deferred');
   form.free();
 });
