@@ -29,7 +29,7 @@ import traceback
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -191,7 +191,16 @@ class Page:
         return re.sub(r"\s", " ", self.control(fid).get_attribute("textContent"))
 
     def error(self, fid):
-        return self.d.find_element(By.CSS_SELECTOR, f'{self.host} [data-error-for="{fid}"]').get_attribute("textContent")
+        # Read in one script: a locale switch redraws the form, and an element found in one
+        # command can be gone by the next (answers computed in the page arrive at once).
+        for _ in range(3):
+            try:
+                return self.d.execute_script(
+                    "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
+                    f'{self.host} [data-error-for="{fid}"]')
+            except StaleElementReferenceException:
+                continue
+        return None
 
     def form_id(self):
         return self.js("return v.formId;")
