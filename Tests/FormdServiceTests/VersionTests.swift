@@ -320,6 +320,23 @@ struct VersionServerTests {
         #expect(check.stdout.text.contains(broken.fileName + ":3:1: error:"), "\(check.stdout.text)")
     }
 
+    /// A damaged kept file already there at start-up: start-up does not read it (ready at once),
+    /// the background pass after indexing refuses it with its location; the rest serves.
+    @Test func aDamagedKeptFileAtStartUpIsRefusedInTheBackground() throws {
+        let folder = try TempFolder()
+        let forms = try folder.subfolder("Forms")
+        try folder.write("Forms/contact.json", VersionFixtures.contact(min: 5))
+        let damaged = KeptVersionName(id: "contact", published: "20200101T000000Z", hash: String(repeating: "2", count: 32))
+        try folder.write("Forms/\(damaged.fileName)", "{\n  \"title\": [\n")
+        let server = try FormdServerProcess(forms: forms, directory: folder.url)
+        let logged = server.child.stderr.wait(until: Date() + Self.deadline) {
+            $0.split(separator: "\n").contains { $0.contains(damaged.fileName + ":3:1:") && $0.contains("kept version refused") } ? true : nil
+        }
+        #expect(logged == true, "\(server.child.stderr.text)")
+        #expect(try server.request("POST", "/forms/contact/validate", headers: [("If-Match", damaged.version)], json: "{}").status == 412)
+        #expect(try server.request("POST", "/forms/contact/validate", json: #"{"name": "Kari Nordmann"}"#).status == 200)
+    }
+
     /// Every replica reports the digest of its form set: the same folder, the same digest, in
     /// `/readyz`, on every form answer and in `/metrics`; a publish changes it.
     @Test func replicasReportTheDigestOfTheirFormSet() throws {
