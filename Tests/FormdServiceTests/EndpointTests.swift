@@ -276,6 +276,9 @@ struct EndpointTests {
             "/healthz": ["get"], "/readyz": ["get"], "/metrics": ["get"], "/openapi.json": ["get"],
             "/forms/{id}/schema": ["get"], "/schemas/form-definition.json": ["get"],
             "/": ["get"], "/client/{file}": ["get"],
+            // Versions (API.md §3.1).
+            "/forms/{id}/versions": ["get"], "/forms/{id}/versions/{version}": ["get"],
+            "/forms/{id}/versions/{version}/schema": ["get"], "/forms/{id}/versions/{version}/openapi.json": ["get"],
             // One validate operation per served form, with that form's submission schema.
             "/forms/contact/validate": ["post"], "/forms/trailing/validate": ["post"], "/forms/wide/validate": ["post"],
         ]

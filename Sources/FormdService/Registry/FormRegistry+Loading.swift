@@ -13,7 +13,11 @@ extension FormRegistry {
         rescan(initial: true)
         let count = lock.withLock { entries.count }
         if indexInBackground {
-            DispatchQueue.global(qos: .utility).async { [weak self] in self?.indexAllPending() }
+            DispatchQueue.global(qos: .utility).async { [weak self] in
+                self?.indexAllPending()
+                // Then every kept file once (start-up only lists them): damaged ones are logged.
+                self?.verifyAllKept()
+            }
         }
         return count
     }
@@ -43,7 +47,7 @@ extension FormRegistry {
     func rescan(initial: Bool) {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: contentDirectory).filter { $0.hasSuffix(".json") }
+            names = try FileManager.default.contentsOfDirectory(atPath: refreshContentRoot()).filter { $0.hasSuffix(".json") }
         } catch {
             if initial { logger.error("cannot read the forms folder", metadata: ["folder": "\(directory)", "error": "\(error)"]) }
             return
@@ -220,7 +224,15 @@ extension FormRegistry {
             metadata: ["form": "\(id)", "problems": "\(lines.joined(separator: "; "))"])
     }
 
-    func path(of name: String) -> String { (contentDirectory as NSString).appendingPathComponent(name) }
+    func path(of name: String) -> String { (contentRootLock.withLock { contentRoot ?? directory } as NSString).appendingPathComponent(name) }
+
+    /// Looks again at whether the folder is a ConfigMap volume (one `stat` per pass, not per file).
+    @discardableResult
+    func refreshContentRoot() -> String {
+        let root = contentDirectory
+        contentRootLock.withLock { contentRoot = root }
+        return root
+    }
 
     /// Where the files are: the folder, or, in a Kubernetes ConfigMap volume, its `..data` link.
     /// The kubelet swaps `..data` to a folder with every new file first and adds the top-level

@@ -7,7 +7,7 @@ import Logging
 struct KeptEntry: Sendable {
     let name: KeptVersionName
     let path: String
-    let stamp: DefinitionFile.Stamp?
+    var stamp: DefinitionFile.Stamp?
     /// Read and refused (damaged, edited by hand): not held until the file changes.
     var refused = false
 }
@@ -48,7 +48,8 @@ extension FormRegistry {
         for name in names {
             guard let kept = KeptVersionName(fileName: name) else { continue }
             let p = path(of: name)
-            found[kept.id, default: []].append(KeptEntry(name: kept, path: p, stamp: DefinitionFile.stamp(p)))
+            // Start-up only lists (no `stat`): `verifyAllKept` reads each file after the indexer.
+            found[kept.id, default: []].append(KeptEntry(name: kept, path: p, stamp: initial ? nil : DefinitionFile.stamp(p)))
         }
         for id in found.keys { found[id]!.sort { $0.name < $1.name } }
         var fresh: [KeptEntry] = []
@@ -57,7 +58,12 @@ extension FormRegistry {
             for (id, list) in found {
                 let before = Dictionary((kept[id] ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
                 found[id] = list.map { e in
-                    if let old = before[e.name], old.stamp == e.stamp { return old }
+                    // A stamp never taken (start-up) is taken now, not a change.
+                    if let old = before[e.name], old.stamp == e.stamp || old.stamp == nil {
+                        var kept = old
+                        kept.stamp = e.stamp
+                        return kept
+                    }
                     return e
                 }
             }
@@ -65,7 +71,7 @@ extension FormRegistry {
             let newNames = Set(found.values.flatMap { $0.map(\.name) })
             let stampsChanged = found.contains { id, list in
                 let before = kept[id] ?? []
-                return list.count != before.count || zip(list, before).contains { $0.stamp != $1.stamp }
+                return list.count != before.count || zip(list, before).contains { $0.stamp != $1.stamp && $1.stamp != nil }
             }
             guard oldNames != newNames || stampsChanged else { return false }
             for gone in oldNames.subtracting(newNames) { cache.remove(Self.cacheKey(gone)) }
@@ -75,7 +81,7 @@ extension FormRegistry {
                 for e in list where before[e.name] != nil && before[e.name]! != e.stamp { cache.remove(Self.cacheKey(e.name)) }
             }
             let known = Dictionary(kept.values.flatMap { $0 }.map { ($0.name, $0.stamp) }, uniquingKeysWith: { a, _ in a })
-            fresh = found.values.flatMap { $0 }.filter { known[$0.name] == nil || known[$0.name]! != $0.stamp }
+            fresh = initial ? [] : found.values.flatMap { $0 }.filter { e in known[e.name].map { $0 != nil && $0 != e.stamp } ?? true }
             kept = found
             generation += 1
             return true
@@ -90,6 +96,21 @@ extension FormRegistry {
         }
         if changed && !initial {
             logger.info("kept versions changed", metadata: ["versions": "\(lock.withLock { kept.values.reduce(0) { $0 + $1.count } })"])
+        }
+    }
+
+    /// Reads every kept file once (after start-up indexing), taking its stamp and refusing the
+    /// damaged ones.
+    func verifyAllKept() {
+        let all = lock.withLock { kept.values.flatMap { $0 } }
+        for e in all {
+            let stamp = DefinitionFile.stamp(e.path)
+            lock.withLock {
+                if let i = kept[e.name.id]?.firstIndex(where: { $0.name == e.name }), kept[e.name.id]![i].stamp == nil {
+                    kept[e.name.id]![i].stamp = stamp
+                }
+            }
+            verifyKept(KeptEntry(name: e.name, path: e.path, stamp: stamp))
         }
     }
 

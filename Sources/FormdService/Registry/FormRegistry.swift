@@ -81,6 +81,9 @@ package final class FormRegistry: @unchecked Sendable {
     var pollTimer: DispatchSourceTimer?
     /// Kept (earlier) versions by form id, newest first (FormRegistry+Versions.swift).
     var kept: [String: [KeptEntry]] = [:]
+    /// `contentDirectory` as of the last pass over the folder (`path(of:)` reads it).
+    let contentRootLock = NSLock()
+    var contentRoot: String?
     /// The digest of the form set, for the generation it was computed at.
     var digestCache: (generation: Int, at: UInt64, value: FormsDigest)?
     /// How changes are noticed now: `inotify` or `poll` (`/metrics`-free, for logs and tests).

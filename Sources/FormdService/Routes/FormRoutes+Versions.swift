@@ -191,7 +191,6 @@ extension FormRoutes {
     /// One version, current or kept: `what` is nil (the definition), `schema` or `openapi.json`.
     /// Named by its content, so immutable: `Cache-Control: public, max-age=31536000, immutable`.
     func getVersion(_ id: String, _ segment: Substring, _ what: Substring?, _ request: HTTPRequest) -> HTTPResponse {
-        guard let current = registry.form(id) else { return Self.notFound("no form \"\(id)\"") }
         guard let tag = Self.pathVersion(segment) else {
             return HTTPError(status: 404, slug: "not-found", detail: "not a version of a form: a version is the quoted 32 hex digits of its ETag").response
         }
@@ -201,7 +200,6 @@ extension FormRoutes {
         case .noForm: return Self.notFound("no form \"\(id)\"")
         case .notHeld(let current): return versionNotHeld(id, current: current, asked: [Substring(tag)], status: 404)
         }
-        _ = current
         var body: [UInt8]
         var contentType = "application/json"
         var etag = form.version
