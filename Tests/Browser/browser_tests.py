@@ -655,7 +655,9 @@ import('/client/formd.js').then(async (m) => {
 const done = arguments[arguments.length - 1];
 const host = document.createElement('div'); host.id = 'changed'; document.body.append(host);
 import('/client/formd.js').then(async (m) => {
-  const view = await m.render(host, 'signup');
+  // Evaluates go to the server here (the page's engine off), so the next one meets the 412; with
+  // the engine in the page the same handling runs at the submit, which always asks the server.
+  const view = await m.render(host, 'signup', {local: false});
   const events = [];
   host.addEventListener('formd:changed', (e) => events.push(e.detail));
   const strip = (node) => {
