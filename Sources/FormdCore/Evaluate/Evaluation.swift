@@ -74,6 +74,11 @@ package struct Evaluation: Sendable {
     /// Ids named in `changed`: evaluate reports `required` only for them.
     var changedIDs: Set<String> = []
     package internal(set) var errors: [FormError] = []
+    /// Failures of `warnings` blocks (SEMANTICS §6.1): reported, never making the answer invalid.
+    package internal(set) var warnings: [FormError] = []
+    /// Slots whose conditional `required` holds (validations; `warnRequired`: warnings blocks).
+    var conditionallyRequired: Set<Int> = []
+    var warnRequired: Set<Int> = []
 
     // MARK: - Entry
 
@@ -201,6 +206,13 @@ package struct Evaluation: Sendable {
     // MARK: - Visibility
 
     @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[slotMap.fields[s].sectionSlot] }
+
+    /// `fields.<id>.required` (API.md §5): visible, and `required` is true or its condition holds.
+    @inline(__always) func isRequired(_ s: Int) -> Bool {
+        guard isVisible(s) else { return false }
+        return plan.checks[slotMap.fields[s].spec].flags.contains(.required)
+            || (!conditionallyRequired.isEmpty && conditionallyRequired.contains(s))
+    }
 
     /// The value as the rest of the form sees it: none when hidden or invalid (SEMANTICS §2, §5.3).
     @inline(__always) func effectiveValue(_ s: Int) -> JSONValue? { isVisible(s) ? value(s) : nil }

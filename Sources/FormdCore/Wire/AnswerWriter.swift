@@ -19,6 +19,10 @@ protocol AnswerContent {
     func forEachAction(_ body: (_ id: String, _ type: String, _ action: String, _ value: JSONValue?) -> Void)
     /// `errors`, in order.
     func forEachError(_ body: (AnswerError) -> Void)
+    /// Whether the answer has a `warnings` list: forms that declare a `warnings` block.
+    var answerHasWarnings: Bool { get }
+    /// `warnings` (SEMANTICS §6.1): the same entries as `errors`, in the same order.
+    func forEachWarning(_ body: (AnswerError) -> Void)
     /// `dropped`: submitted keys not in `values` as sent, with their reason.
     func forEachDropped(_ body: (_ key: String, _ reason: String) -> Void)
     /// `hidden` and `disabled` (validate): ids in definition order.
@@ -39,9 +43,10 @@ struct AnswerError {
 }
 
 enum AnswerWriter {
-    /// Validate: `{"form", "version", "valid", "values", ["labels",] "errors", "dropped", "hidden",
-    /// "disabled"}`. Evaluate: `{"form", "version", "values", ["labels",] "fields", "sections",
-    /// "actions", "errors", "dropped"}`, then whatever `tail` adds (`state` and `changes`).
+    /// Validate: `{"form", "version", "valid", "values", ["labels",] "errors", ["warnings",]
+    /// "dropped", "hidden", "disabled"}`. Evaluate: `{"form", "version", "values", ["labels",]
+    /// "fields", "sections", "actions", "errors", ["warnings",] "dropped"}`, then whatever `tail`
+    /// adds (`state` and `changes`). `warnings` is there exactly for forms that declare one.
     @inline(__always)
     static func write(
         _ c: some AnswerContent, form: String, version: String, into w: inout JSONWriter,
@@ -124,6 +129,12 @@ enum AnswerWriter {
         w.beginArray()
         c.forEachError { w.errorEntry($0) }
         w.endArray()
+        if c.answerHasWarnings {
+            w.key("warnings")
+            w.beginArray()
+            c.forEachWarning { w.errorEntry($0) }
+            w.endArray()
+        }
         w.key("dropped")
         w.beginArray()
         c.forEachDropped { key, reason in
@@ -166,7 +177,7 @@ extension AnswerError {
         case .section(let id): section = id
         case .form: break
         }
-        code = e.code.rawValue
+        code = e.codeText
         message = e.message
         params = e.params
         messageKey = e.messageKey

@@ -45,7 +45,7 @@ extension Evaluation: AnswerContent {
     func forEachField(_ body: (String, Bool, Bool, Bool) -> Void) {
         for s in slotMap.outputOrder {
             let visible = isVisible(s)
-            body(slotMap.ids[s], visible, !disabled[s], visible && plan.spec(slotMap.fields[s].spec).validations?.required == true)
+            body(slotMap.ids[s], visible, !disabled[s], visible && isRequired(s))
         }
     }
 
@@ -63,6 +63,14 @@ extension Evaluation: AnswerContent {
         for a in actions + structuralActions {
             body(a.id, a.type, a.action.rawValue, a.action == .update ? (a.value ?? .null) : nil)
         }
+        for id in hiddenClears { body(id, "field", "clear", nil) }
+    }
+
+    var answerHasWarnings: Bool { plan.hasWarnings }
+
+    @inline(__always)
+    func forEachWarning(_ body: (AnswerError) -> Void) {
+        for e in warnings { body(AnswerError(e)) }
     }
 
     @inline(__always)
