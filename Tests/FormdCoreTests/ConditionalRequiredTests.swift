@@ -234,3 +234,38 @@ extension Response {
         #expect(r.valueKeys == ["hint"])
     }
 }
+
+/// API.md §4.1: a conditional `required` in the submission schema, exactly where an if/then can
+/// say it, else described.
+@Suite struct ConditionalRequiredSchemaTests {
+    @Test func exactConditionsBecomeIfThen() throws {
+        let def = Engine.fields(
+            #"{"id": "contact_me", "type": "switch"}"#,
+            #"{"id": "channel", "type": "select", "values": [{"id": "phone"}, {"id": "email"}]}"#,
+            #"{"id": "phone", "type": "text", "validations": {"required": "$contact_me == 1 && $channel == \"phone\""}}"#,
+            #"{"id": "why", "type": "text", "validations": {"required": "$contact_me == 0 || missing($channel)"}}"#)
+        let form = Form(loaded: try Engine.load(def), options: EvaluationOptions())
+        let schema = form.submissionSchema
+        let allOf = try #require(schema["allOf"]?.arrayValue)
+        #expect(allOf.count == 1)
+        let test = try #require(allOf.first?["if"])
+        #expect(test["required"] == Engine.json(#"["contact_me", "channel"]"#))
+        #expect(test["properties"]?["contact_me"]?["enum"] == Engine.json(#"[true, 1, "true", "1"]"#))
+        #expect(test["properties"]?["channel"]?["enum"] == Engine.json(#"["phone"]"#))
+        #expect(allOf.first?["then"]?["required"] == Engine.json(#"["phone"]"#))
+        // The then-branch refuses no value.
+        let branches = try #require(allOf.first?["then"]?["properties"]?["phone"]?["anyOf"]?.arrayValue)
+        #expect(!branches.contains { $0["type"]?.stringValue == "null" })
+        // Not expressible: described only, and optional.
+        #expect(schema["properties"]?["why"]?["description"]?.stringValue?.contains("required when $contact_me == 0 || missing($channel)") == true)
+        #expect(schema["required"] == nil)
+    }
+
+    @Test func hideableOrDefaultedOperandsAreNotExpressed() throws {
+        let def = Engine.fields(
+            #"{"id": "a", "type": "switch", "value": true}"#,
+            #"{"id": "b", "type": "text", "validations": {"required": "$a == 1"}}"#)
+        let schema = Form(loaded: try Engine.load(def), options: EvaluationOptions()).submissionSchema
+        #expect(schema["allOf"] == nil)
+    }
+}
