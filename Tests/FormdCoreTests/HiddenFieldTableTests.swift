@@ -148,3 +148,29 @@ import Testing
         #expect(Engine.errors(Engine.fields(#"{"id": "a", "type": "text", "clear_when_hidden": 2}"#)).count == 1)
     }
 }
+
+/// docs/FORMAT.md §10: the lint of rules and of the hidden-field options.
+@Suite struct RuleLintTests {
+    @Test func constantConditionsAndOptionsThatDoNothingWarn() throws {
+        let w = Engine.warnings(
+            Engine.fields(
+                #"{"id": "a", "type": "count", "validations": {"required": "1 == 1", "rules": [{"condition": "2 > 1"}]}}"#,
+                #"{"id": "b", "type": "text", "validate_when_hidden": true}"#,
+                #"{"id": "c", "type": "text", "hidden": true, "clear_when_hidden": true}"#))
+        #expect(
+            w.map(\.message) == [
+                "the condition names no field, so it never changes: write true or false",
+                "the rule names no field, so it always passes or always fails",
+                "nothing hides \"b\" (no \"hidden\": true, no hide target for it or its section), so validate_when_hidden does nothing",
+            ])
+        #expect(w.map(\.path) == [
+            "[0].sections[0].fields[0].validations.required", "[0].sections[0].fields[0].validations.rules[0].condition",
+            "[0].sections[0].fields[1].validate_when_hidden",
+        ])
+    }
+
+    @Test func warningsOnAButtonWarn() throws {
+        let w = Engine.warnings(Engine.fields(#"{"id": "go", "type": "button", "warnings": {"required": true}}"#))
+        #expect(w.map(\.message) == ["a button holds no value: its warnings never apply"])
+    }
+}
