@@ -70,7 +70,7 @@ enum OpenAPIDocument {
             "summary": "Check many submissions: one values object a line in, one validate answer a line out, in order",
             "requestBody": {
               "required": false,
-              "content": {"application/x-ndjson": {"schema": {"type": "string", "description": "One JSON values object a line (at most limits.max_batch_lines lines)."}}}
+              "content": {"application/x-ndjson": {"schema": {"description": "Text: one JSON values object a line (at most limits.max_batch_lines lines). Any text is accepted: a line that is not a values object is answered in place with a problem."}}}
             },
             "responses": {
               "200": {"description": "One line per input line: its validate answer, or a problem object with line, type, title, status and detail for a line that is not a values object, or that the batch's limits left unvalidated", "headers": {"Formd-Batch-Counts": {"schema": {"type": "string"}, "description": "valid=N, invalid=N, problems=N"}}, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
