@@ -98,18 +98,20 @@ extension Evaluation {
     private mutating func validateFieldChecksAndWarnings(_ s: Int, _ checks: FieldChecks) {
         let spec = plan.spec(slotMap.fields[s].spec)
         if checks.flags.contains(.conditionalRequired), let c = spec.validations?.requiredWhen, conditionHolds(c, context: s) {
-            conditionallyRequired.insert(s)
+            outcomes().conditionallyRequired.insert(s)
         }
         runChecks(s, checks, nil)
         guard let w = spec.warnings, origin[s] != .invalid, textTooLong.isEmpty || !textTooLong.contains(s) else { return }
         if w.checks.flags.contains(.conditionalRequired), let c = w.rules.requiredWhen, conditionHolds(c, context: s) {
-            warnRequired.insert(s)
+            outcomes().warnRequired.insert(s)
         }
         runChecks(s, w.checks, w)
     }
 
     /// The checks of a field's `validations` (`warnings` nil: into `errors`) or of its `warnings`
-    /// block (into `warnings`; `type` and the text limit are errors only).
+    /// block (into `warnings`; `type` and the text limit are errors only). Inlined, so that the
+    /// path of `validations` alone (`warning` nil, a constant) has no test of a warnings block.
+    @inline(__always)
     private mutating func runChecks(_ s: Int, _ checks: FieldChecks, _ warning: WarningChecks?) {
         let ref = slotMap.fields[s].spec
         if warning == nil {
@@ -127,7 +129,8 @@ extension Evaluation {
         if origin[s] != .sent && (stored[s].isNone || stored[s] == .array([])) {
             let required =
                 checks.flags.contains(.required)
-                || (checks.flags.contains(.conditionalRequired) && (warning == nil ? conditionallyRequired : warnRequired).contains(s))
+                || (checks.flags.contains(.conditionalRequired)
+                    && ((warning == nil ? ruleOutcomes?.conditionallyRequired : ruleOutcomes?.warnRequired)?.contains(s) ?? false))
             if required, mode == .validate || changedIDs.contains(slotMap.ids[s]) {
                 fieldError(s, .required, params: [], warning: warning)
             }
@@ -181,6 +184,7 @@ extension Evaluation {
     }
 
     /// `format`, `compare_to`, id checks and the selection counts of a multiple choice.
+    @inline(__always)
     private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks, _ warning: WarningChecks?) {
         let slot = slotMap.fields[s]
         let spec = checks.flags.isDisjoint(with: [.rare, .rules]) ? nil : plan.spec(slot.spec)
@@ -241,7 +245,7 @@ extension Evaluation {
         let message = rule.messages[options.locale.index].render(label: label, params: [], locale: options.locale)
         var error = FormError(subject: .field(slotMap.ids[s]), code: .rule, params: [], message: message)
         error.customCode = rule.customCode
-        if warning { warnings.append(error) } else { errors.append(error) }
+        if warning { outcomes().warnings.append(error) } else { errors.append(error) }
     }
 
     /// A PureForm input's `equal` and its patterns, matched in full and case-sensitively
@@ -269,7 +273,7 @@ extension Evaluation {
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
         if let warning {
-            warnings.append(
+            outcomes().warnings.append(
                 makeError(.field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: warning.rules.messageTable))
             return
         }
