@@ -483,6 +483,7 @@ export class FormView {
     this.touched = new Set(); // field and section ids the person has left (blur) or added to
     this.attempted = false; // a submit was tried: every error shows from then on
     this.allErrors = []; // the last answer's errors, shown or not
+    this.allWarnings = []; // and its warnings
     this.switched = false; // the person chose another locale after the form opened
     this.languages = undefined; // the languages every per-language text is in; null: none per language
     this.t = texts(client.locale);
@@ -595,6 +596,7 @@ export class FormView {
     this.form.removeAttribute("aria-busy");
     if (status) this.showStatus(status === "valid");
     this.showErrors(this.allErrors);
+    this.showWarnings(this.allWarnings);
   }
 
   /** Stops listening and empties the element. */
@@ -949,6 +951,7 @@ export class FormView {
     if (entry && !(e.relatedTarget instanceof Node && entry.wrapper.contains(e.relatedTarget)) && !this.touched.has(key)) {
       this.touched.add(key);
       this.showErrors(this.allErrors);
+      this.showWarnings(this.allWarnings);
     }
     // Once the user leaves a control, it shows formd's canonical form of what they typed.
     const state = this.session.state;
@@ -1209,7 +1212,8 @@ export class FormView {
    * left the field, or after a submit), in `[data-warning-for]`, with `data-warning` on the field;
    * they never set `aria-invalid` and never block a submit. */
   showWarnings(warnings) {
-    const list = (Array.isArray(warnings) ? warnings : []).filter((w) => w && typeof w === "object" && this.errorShown(w));
+    this.allWarnings = Array.isArray(warnings) ? warnings : [];
+    const list = this.allWarnings.filter((w) => w && typeof w === "object" && this.errorShown(w));
     const byField = new Map();
     for (const w of list) {
       const id = w.field ?? null;
