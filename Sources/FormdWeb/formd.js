@@ -553,6 +553,7 @@ export class FormView {
     this.touched = new Set(); // field and section ids the person has left (blur) or added to
     this.attempted = false; // a submit was tried: every error shows from then on
     this.allErrors = []; // the last answer's errors, shown or not
+    this.allWarnings = []; // and its warnings
     this.switched = false; // the person chose another locale after the form opened
     this.languages = undefined; // the languages every per-language text is in; null: none per language
     this.t = texts(client.locale);
@@ -665,6 +666,7 @@ export class FormView {
     this.form.removeAttribute("aria-busy");
     if (status) this.showStatus(status === "valid");
     this.showErrors(this.allErrors);
+    this.showWarnings(this.allWarnings);
   }
 
   /** Stops listening and empties the element. */
@@ -916,6 +918,9 @@ export class FormView {
     if (infoId) wrapper.append(el("p", { className: "formd-info", id: infoId, text: f.info }));
     const error = el("div", { className: "formd-error", "data-error-for": id, id: errorId, "aria-live": "polite" });
     wrapper.append(error);
+    // Warnings (SEMANTICS §6.1): their own element and style; never aria-invalid.
+    entry.warningId = `${this.prefix}-w-${id}`;
+    wrapper.append(el("div", { className: "formd-warning", "data-warning-for": id, id: entry.warningId, role: "status", "aria-live": "polite" }));
     for (const c of controls) {
       c.dataset.key = id;
       if (infoId) c.setAttribute("aria-describedby", infoId);
@@ -1016,6 +1021,7 @@ export class FormView {
     if (entry && !(e.relatedTarget instanceof Node && entry.wrapper.contains(e.relatedTarget)) && !this.touched.has(key)) {
       this.touched.add(key);
       this.showErrors(this.allErrors);
+      this.showWarnings(this.allWarnings);
     }
     // Once the user leaves a control, it shows formd's canonical form of what they typed.
     const state = this.session.state;
@@ -1167,6 +1173,7 @@ export class FormView {
 
   apply(answer, seq) {
     const forced = new Set((answer.actions || []).filter((a) => a.type === "field" && (a.action === "update" || a.action === "clear")).map((a) => a.id));
+    const cleared = new Set((answer.actions || []).filter((a) => a.type === "field" && a.action === "clear").map((a) => a.id));
     // Instances: the ones formd evaluated, in its order; others (past max_instances) go away.
     for (const [sid, d] of this.dynamic) {
       const present = new Set();
@@ -1197,6 +1204,11 @@ export class FormView {
         else c.readOnly = !st.enabled || entry.computed;
         if (st.required) c.setAttribute("aria-required", "true"); else c.removeAttribute("aria-required");
       }
+      // A hidden field formd clears (`clear_when_hidden`, SEMANTICS §5.4) loses what was typed.
+      if (!st.visible && cleared.has(id) && !entry.computed && entry.kind !== "button" && entry.kind !== "spacer") {
+        delete this.values[id];
+        this.writeControl(entry, null);
+      }
       if (!st.visible || entry.kind === "button" || entry.kind === "spacer" || entry.secret) continue;
       const has = Object.prototype.hasOwnProperty.call(answer.values || {}, id);
       const value = has ? answer.values[id] : null;
@@ -1215,6 +1227,7 @@ export class FormView {
     }
     this.submitButton.hidden = [...this.form.querySelectorAll("[data-field][data-submit]")].some((w) => !w.closest("[hidden]"));
     this.showErrors(answer.errors);
+    this.showWarnings(answer.warnings);
     if (answer.form && this.form.getAttribute("lang") !== this.client.locale) {
       if (this.client.locale) this.form.setAttribute("lang", this.client.locale);
     }
@@ -1246,9 +1259,10 @@ export class FormView {
     for (const t of this.errorTargets) {
       t.textContent = "";
       const entry = this.fields.get(t.dataset.errorFor);
-      if (entry) for (const c of entry.controls) {
-        c.removeAttribute("aria-invalid");
-        if (entry.infoId) c.setAttribute("aria-describedby", entry.infoId); else c.removeAttribute("aria-describedby");
+      if (entry) {
+        entry.hasError = false;
+        for (const c of entry.controls) c.removeAttribute("aria-invalid");
+        this.describe(entry);
       }
       t.closest("[data-field], [data-section]")?.removeAttribute("data-invalid");
     }
@@ -1267,12 +1281,47 @@ export class FormView {
       this.errorTargets.add(target);
       target.closest("[data-field], [data-section]")?.setAttribute("data-invalid", "");
       const entry = this.fields.get(target.dataset.errorFor);
-      if (entry) for (const c of entry.controls) {
-        c.setAttribute("aria-invalid", "true");
-        c.setAttribute("aria-describedby", [target.id, entry.infoId].filter(Boolean).join(" "));
+      if (entry) {
+        entry.hasError = true;
+        for (const c of entry.controls) c.setAttribute("aria-invalid", "true");
+        this.describe(entry);
       }
     }
     this.lastErrors = errors || [];
+  }
+
+  /** A field's controls are described by its error (when it has one), its warning (when it has
+   * one) and its info text. */
+  describe(entry) {
+    const ids = [entry.hasError ? entry.errorId : null, entry.hasWarning ? entry.warningId : null, entry.infoId].filter(Boolean);
+    for (const c of entry.controls) {
+      if (ids.length) c.setAttribute("aria-describedby", ids.join(" ")); else c.removeAttribute("aria-describedby");
+    }
+  }
+
+  /** The answer's `warnings` (forms that declare them): shown as errors are (once the person has
+   * left the field, or after a submit), in `[data-warning-for]`, with `data-warning` on the field;
+   * they never set `aria-invalid` and never block a submit. */
+  showWarnings(warnings) {
+    this.allWarnings = Array.isArray(warnings) ? warnings : [];
+    const list = this.allWarnings.filter((w) => w && typeof w === "object" && this.errorShown(w));
+    const byField = new Map();
+    for (const w of list) {
+      const id = w.field ?? null;
+      if (id === null || !this.fields.has(id)) continue;
+      if (!byField.has(id)) byField.set(id, []);
+      byField.get(id).push(w.message || w.code);
+    }
+    for (const [id, entry] of this.fields) {
+      const messages = byField.get(id);
+      const had = !!entry.hasWarning;
+      entry.hasWarning = !!messages;
+      if (!had && !messages) continue;
+      const target = this.form.querySelector(`[data-warning-for="${CSS.escape(id)}"]`);
+      if (target) target.textContent = messages ? messages.join(" ") : "";
+      entry.wrapper.toggleAttribute("data-warning", !!messages);
+      this.describe(entry);
+    }
   }
 
   showStatus(valid) {
@@ -1303,6 +1352,7 @@ export class FormView {
     this.banner.hidden = true;
     this.submitted = !verdict.valid;
     this.showErrors(verdict.errors);
+    this.showWarnings(verdict.warnings);
     this.showStatus(verdict.valid);
     this.valuesOut.hidden = !verdict.valid;
     this.valuesOut.textContent = verdict.valid ? JSON.stringify(verdict.values, null, 2) : "";

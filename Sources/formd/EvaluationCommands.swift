@@ -10,7 +10,8 @@ struct FormOptions: ParsableArguments {
     var locale: String?
 }
 
-/// `formd validate [--forms DIR] [--locale TAG] FORM SUBMISSION`: exit 0 valid, 1 invalid, 2 bad input.
+/// `formd validate [--forms DIR] [--locale TAG] [--ndjson] FORM SUBMISSION`: exit 0 valid, 1
+/// invalid (a batch: some line invalid or not a values object), 2 bad input.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -21,10 +22,23 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var options: FormOptions
     @Argument(help: "A form id (looked up in --forms) or a path to a .json definition.")
     var form: String
-    @Argument(help: "The submission: a JSON file, or - for standard input.")
+    @Argument(help: "The submission: a JSON file, or - for standard input. A file ending in .ndjson or .jsonl (or any input with --ndjson) is a batch: one values object a line, one answer line each.")
     var submission: String
 
+    @Flag(help: "Read the submission as NDJSON (one values object a line) and print one validate answer per line, as POST /forms/{id}/validate/batch does; exit 1 when a line is invalid or not a values object.")
+    var ndjson = false
+
+    @Option(help: "With --ndjson: the longest line read (bytes); a longer line is answered with a line-too-long problem.")
+    var maxLineBytes = 64 << 20
+
     func run() throws {
+        if ndjson || submission.hasSuffix(".ndjson") || submission.hasSuffix(".jsonl") {
+            let form = try OfflineRun.loadForm(form, options: options)
+            let counts = try NDJSONBatch.run(form: form, path: submission, maxLineBytes: maxLineBytes)
+            printError("formd validate: \(counts.lines) lines, \(counts.valid) valid, \(counts.invalid) invalid, \(counts.problems) problems")
+            if counts.invalid + counts.problems > 0 { throw ExitCode(1) }
+            return
+        }
         let offline = try OfflineRun(form: form, submission: submission, options: options, changed: [])
         let answer = offline.form.validateAnswer(offline.values)
         writeStdout(answer.json + [UInt8(ascii: "\n")])
@@ -61,8 +75,86 @@ struct EvaluateCommand: ParsableCommand {
     }
 }
 
+/// `formd validate FORM file.ndjson`: reads the batch in 64 KiB chunks and writes each answer
+/// line as soon as it is made, so memory stays at one line and one answer whatever the batch's
+/// size (API.md §10).
+enum NDJSONBatch {
+    static func run(form: Form, path: String, maxLineBytes: Int) throws -> BatchCounts {
+        let input: FileHandle
+        if path == "-" {
+            input = FileHandle.standardInput
+        } else {
+            guard let h = FileHandle(forReadingAtPath: path) else {
+                printError("cannot read \(path)")
+                throw ExitCode(2)
+            }
+            input = h
+        }
+        var counts = BatchCounts()
+        var pending: [UInt8] = []
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 17)
+        var number = 0
+        var skipping = false  // inside a line past maxLineBytes: drop until its newline
+        func flush(force: Bool) {
+            if force || out.count >= 1 << 16 {
+                writeStdout(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        func finish(_ line: ArraySlice<UInt8>) {
+            number += 1
+            counts.add(form.batchAnswerLine(line, number: number, locale: nil, into: &out))
+            out.append(0x0A)
+            flush(force: false)
+        }
+        while true {
+            let chunk = input.readData(ofLength: 1 << 16)
+            if chunk.isEmpty { break }
+            var bytes = [UInt8](chunk)[...]
+            while let nl = bytes.firstIndex(of: 0x0A) {
+                if skipping {
+                    skipping = false
+                } else {
+                    pending += bytes[..<nl]
+                    finish(pending[...])
+                }
+                pending.removeAll(keepingCapacity: pending.count <= 1 << 20)
+                bytes = bytes[(nl + 1)...]
+            }
+            if skipping { continue }
+            pending += bytes
+            if pending.count > maxLineBytes {
+                number += 1
+                Form.problemLine(number, slug: "line-too-long", detail: "a line of more than \(maxLineBytes) bytes (--max-line-bytes)", into: &out)
+                out.append(0x0A)
+                counts.add(.problem)
+                pending.removeAll()
+                skipping = true
+            }
+        }
+        if !skipping, !pending.isEmpty { finish(pending[...]) }
+        flush(force: true)
+        return counts
+    }
+}
+
 /// What validate and evaluate share: load the form, read the values, pick the locale.
 struct OfflineRun {
+    /// The form alone, with the run's locale and postal codes.
+    static func loadForm(_ form: String, options: FormOptions) throws -> Form {
+        do {
+            var engine = EvaluationOptions(locale: negotiateLocale(query: options.locale, acceptLanguage: nil))
+            if let path = ProcessInfo.processInfo.environment["FORMD_VALIDATORS_POSTAL_CODES"], !path.isEmpty {
+                engine.postalCodes = try PostalCodeFile.load(path)
+            }
+            return try DefinitionFiles.loadForm(form, formsDirectory: options.forms, options: engine)
+        } catch let e as UsageError {
+            printError(e.description)
+            throw ExitCode(2)
+        }
+    }
+
     /// The form, with the run's locale and postal codes.
     let form: Form
     let values: FormValues

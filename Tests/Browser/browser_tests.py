@@ -581,6 +581,46 @@ return out;""")
         WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "[data-page-form]"))
         assert p2.form_id() == "feedback-i18n" and p2.js("return v.client.locale;") == "nb"
 
+    def test_conditional_required_warnings_and_clear_when_hidden(self):
+        """SEMANTICS §5.4, §6, §6.1 in the browser: a conditional required is marked live, a warning
+        shows in its own element without aria-invalid, a clear_when_hidden field loses its value
+        when hidden while another hidden field keeps it."""
+        p = self.open("feedback-i18n")
+        assert p.field("callback_time").get_attribute("data-required") is None
+        p.control("contact_me").click()
+        p.idle()
+        p.type("callback.phone_number", "98765432")
+        assert p.field("callback_time").get_attribute("data-required") is not None, "required once its condition holds"
+        assert p.control("callback_time").get_attribute("aria-required") == "true"
+        p.check_matches_formd()
+
+        p.type("party_size", "12")
+        p.leave("party_size")
+        warning = self.d.find_element(By.CSS_SELECTOR, '[data-page-form] [data-warning-for="party_size"]')
+        assert warning.get_attribute("textContent") == "For more than 8 people, please call us to book.", warning.get_attribute("textContent")
+        assert warning.get_attribute("role") == "status"
+        assert p.field("party_size").get_attribute("data-warning") is not None
+        assert p.control("party_size").get_attribute("aria-invalid") is None, "a warning is not an error"
+        assert warning.get_attribute("id") in (p.control("party_size").get_attribute("aria-describedby") or "")
+        assert p.error("party_size") == ""
+        p.type("party_size", "4")
+        p.leave("party_size")
+        assert warning.get_attribute("textContent") == "" and p.field("party_size").get_attribute("data-warning") is None
+
+        p.type("rating", "2")
+        p.radio("channel", "Store")
+        assert p.visible("manager_callback")
+        p.control("manager_callback").click()
+        p.idle()
+        p.type("what_went_wrong", "Slow service")
+        p.type("rating", "5")
+        assert not p.visible("manager_callback") and not p.visible("what_went_wrong")
+        p.type("rating", "2")
+        assert p.visible("manager_callback")
+        assert not p.control("manager_callback").is_selected(), "clear_when_hidden: hidden, so cleared"
+        assert p.value("what_went_wrong") == "Slow service", "kept by default: back as typed"
+        p.check_matches_formd()
+
     def test_typing_fast_never_leaves_a_stale_answer(self):
         p = self.open("customer-no")
         c = p.control("first_name")

@@ -273,6 +273,7 @@ struct EndpointTests {
         let paths = try #require(doc["paths"] as? [String: [String: Any]])
         let expected: [String: [String]] = [
             "/forms": ["get"], "/forms/{id}": ["get"], "/forms/{id}/validate": ["post"], "/forms/{id}/evaluate": ["post"],
+            "/forms/{id}/validate/batch": ["post"],
             "/healthz": ["get"], "/readyz": ["get"], "/metrics": ["get"], "/openapi.json": ["get"],
             "/forms/{id}/schema": ["get"], "/schemas/form-definition.json": ["get"],
             "/": ["get"], "/client/{file}": ["get"],

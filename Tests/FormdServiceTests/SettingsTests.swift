@@ -79,6 +79,9 @@ struct SettingsTests {
         c.http.maxTotalQueuedResponseBytes = 16384
         c.maxInstances = 5
         c.maxTextBytes = 128
+        c.maxBatchLines = 7
+        c.maxBatchAnswerBytes = 8192
+        c.batchSeconds = 2.5
         c.http.headerTimeout = 1.5
         c.http.bodyTimeout = 2
         c.http.idleTimeout = 3

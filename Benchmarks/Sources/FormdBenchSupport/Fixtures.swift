@@ -105,3 +105,30 @@ public struct Workload: Sendable {
         return Workload(id: "large\(scale)", definition: g.definition(), submission: g.submission())
     }
 }
+
+/// 100 `count` fields `a0`…`a99`, all valid, and per field either nothing, a numeric formula
+/// field `fN = aN * 2 + aN+1 - 3`, or an expression rule on `aN` with the same expression
+/// (`$aN * 2 + $aN+1 - 3 >= 0`): what a rule costs beside a formula of the same size (SEMANTICS §6).
+public enum RuleCostForm {
+    public enum Variant: Sendable { case plain, formulas, rules }
+
+    public static func workload(_ variant: Variant) -> Workload {
+        var fields: [String] = []
+        var values: [String] = []
+        for i in 0..<100 {
+            let next = "a\((i + 1) % 100)"
+            switch variant {
+            case .plain, .formulas:
+                fields.append(#"{"id": "a\#(i)", "type": "count"}"#)
+            case .rules:
+                fields.append(#"{"id": "a\#(i)", "type": "count", "validations": {"rules": [{"condition": "$a\#(i) * 2 + $\#(next) - 3 >= 0"}]}}"#)
+            }
+            if variant == .formulas {
+                fields.append(#"{"id": "f\#(i)", "type": "count", "formula": "a\#(i) * 2 + \#(next) - 3"}"#)
+            }
+            values.append(#""a\#(i)": \#(i + 2)"#)
+        }
+        let definition = #"[{"id": "g", "sections": [{"id": "s", "fields": ["# + fields.joined(separator: ",") + "]}]}]"
+        return Workload(id: "rulecost", definition: Array(definition.utf8), submission: Array(("{" + values.joined(separator: ",") + "}").utf8))
+    }
+}

@@ -6,7 +6,7 @@
 //   formd-bench --dump employment                             # print the response evaluated
 //   formd-bench --cold large large-x10    # each op timed alone after evicting the caches
 //
-// Scenarios: employment, employment-invalid, large, large-x10, large-e2e, large-x10-e2e, load, load-employment, load-x10
+// Scenarios: employment, employment-invalid, rulecost-plain, rulecost-formulas, rulecost-rules, large, large-x10, large-e2e, large-x10-e2e, load, load-employment, load-x10
 // (default: all).
 import FormdBenchSupport
 import FormdCore
@@ -38,6 +38,18 @@ let scenarios: [Scenario] = [
     },
     Scenario(name: "employment-eval", what: "Evaluation only (pre-decoded submission)") {
         let w = Workload.employment()
+        return { w.validateOnly() }
+    },
+    Scenario(name: "rulecost-plain", what: "100 count fields: one Evaluation (the base of the two below)") {
+        let w = RuleCostForm.workload(.plain)
+        return { w.validateOnly() }
+    },
+    Scenario(name: "rulecost-formulas", what: "the same plus 100 formulas `aN * 2 + aN+1 - 3`: one Evaluation") {
+        let w = RuleCostForm.workload(.formulas)
+        return { w.validateOnly() }
+    },
+    Scenario(name: "rulecost-rules", what: "the same 100 fields, each with the rule `$aN * 2 + $aN+1 - 3 >= 0`: one Evaluation") {
+        let w = RuleCostForm.workload(.rules)
         return { w.validateOnly() }
     },
     Scenario(name: "large", what: "10k fields, 1k formulas, 1k conditions, 100 instances: one Evaluation") {

@@ -107,6 +107,11 @@ public struct FormState: Sendable, Equatable {
     public let errors: [ValidationError]
     /// Submitted keys not returned as sent (SEMANTICS §8).
     public let dropped: [Dropped]
+    /// Failures of the fields' `warnings` blocks (SEMANTICS §6.1), in the shape of ``errors``;
+    /// they never make the state invalid.
+    public let warnings: [ValidationError]
+    /// Whether the form declares warnings (the answer then has a `warnings` list, maybe empty).
+    let hasWarnings: Bool
 
     /// No errors: the submission is valid (what validate answers with 200).
     public var isValid: Bool { errors.isEmpty }
@@ -119,6 +124,8 @@ public struct FormState: Sendable, Equatable {
     public func value(_ id: String) -> FormValue? { values[id] }
     /// The errors of field `id`.
     public func errors(for id: String) -> [ValidationError] { errors.filter { $0.field == id } }
+    /// The warnings of field `id`.
+    public func warnings(for id: String) -> [ValidationError] { warnings.filter { $0.field == id } }
 
     /// Ids of the fields that are not visible, in definition order (validate's `hidden`).
     public var hidden: [String] { fields.filter { !$0.isVisible }.map({ $0.id }) }
@@ -136,7 +143,7 @@ extension FormState {
         fields.reserveCapacity(e.slotMap.fields.count)
         for s in e.slotMap.outputOrder {
             let visible = e.isVisible(s)
-            let required = visible && e.plan.spec(e.slotMap.fields[s].spec).validations?.required == true
+            let required = e.isRequired(s)
             fields.append(Field(id: e.slotMap.ids[s], isVisible: visible, isEnabled: !e.disabled[s], isRequired: required))
             guard visible, !e.slotMap.fields[s].flags.contains(.secret) else { continue }
             // As the server writes them: the value as sent when the kind cannot hold it.
@@ -164,16 +171,19 @@ extension FormState {
         self.actions = mode == .validate ? [] : (e.actions + e.structuralActions).map {
             Action(id: $0.id, type: $0.type, action: Action.Kind(rawValue: $0.action.rawValue) ?? .show,
                    value: $0.action == .update ? ($0.value ?? .null) : nil)
-        }
-        self.errors = e.errors.map { err in
+        } + e.hiddenClears.map { Action(id: $0, type: "field", action: .clear, value: nil) }
+        func typed(_ err: FormError) -> ValidationError {
             let subject: ValidationError.Subject
             switch err.subject {
             case .field(let id): subject = .field(id)
             case .section(let id): subject = .section(id)
             case .form: subject = .form
             }
-            return ValidationError(subject: subject, code: err.code.rawValue, message: err.message, params: err.params, messageKey: err.messageKey)
+            return ValidationError(subject: subject, code: err.codeText, message: err.message, params: err.params, messageKey: err.messageKey)
         }
+        self.errors = e.errors.map(typed)
+        self.warnings = e.warnings.map(typed)
+        self.hasWarnings = e.plan.hasWarnings
         self.dropped = e.dropped.map { Dropped(key: $0.field, reason: Dropped.Reason(rawValue: $0.reason.rawValue) ?? .unknown) }
     }
 }

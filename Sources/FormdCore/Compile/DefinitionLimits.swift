@@ -5,4 +5,7 @@ package enum DefinitionLimits {
     package static let maxFields = 100_000
     package static let maxOptionsPerField = 50_000
     package static let maxTargets = 200_000
+    /// Expression rules per field (`validations.rules`, and `warnings.rules` apart); every rule
+    /// also counts toward `maxTargets`.
+    package static let maxRulesPerField = 1_000
 }

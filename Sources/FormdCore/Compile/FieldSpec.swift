@@ -20,6 +20,8 @@ final class FieldSpec: Sendable {
     let targets: [TargetSpec]
     let formula: CompiledFormula?
     let validations: ValidationSpec?
+    /// The field's `warnings` block, compiled (SEMANTICS §6.1); nil for almost every field.
+    let warnings: WarningChecks?
     let idCheck: IDCheck?
     /// Any structural (show/hide/enable/disable) target on the field or its options.
     let hasStructuralTargets: Bool
@@ -31,6 +33,9 @@ final class FieldSpec: Sendable {
     /// `hidden` / `disabled` as defined, before any target ran.
     let baseHidden: Bool
     let baseDisabled: Bool
+    /// `validate_when_hidden` / `clear_when_hidden` (SEMANTICS §5.4).
+    let validateWhenHidden: Bool
+    let clearWhenHidden: Bool
     /// The field's `title`, else its id (messages' `{label}`).
     let label: String
     /// The title per language, when the definition gives it so.
@@ -41,8 +46,12 @@ final class FieldSpec: Sendable {
     init(
         field: Field, id: String, kind: FieldKind, template: Int?, section: Int, coercer: ValueCoercer,
         defaultValue: JSONValue?, options: [OptionSpec], targets: [TargetSpec], formula: CompiledFormula?,
-        validations: ValidationSpec?, idCheck: IDCheck?, hasStructuralTargets: Bool, hasValueTargets: Bool
+        validations: ValidationSpec?, warnings: WarningChecks? = nil, idCheck: IDCheck?, hasStructuralTargets: Bool,
+        hasValueTargets: Bool
     ) {
+        self.warnings = warnings
+        self.validateWhenHidden = field.validateWhenHidden
+        self.clearWhenHidden = field.clearWhenHidden
         self.id = id
         self.baseHidden = field.hidden
         self.baseDisabled = field.disabled
@@ -98,6 +107,8 @@ extension FieldSpec {
         if baseDisabled { f.insert(.baseDisabled) }
         if defaultValue != nil { f.insert(.hasDefault) }
         if isSecret { f.insert(.secret) }
+        if validateWhenHidden { f.insert(.validateWhenHidden) }
+        if clearWhenHidden { f.insert(.clearWhenHidden) }
         return f
     }
 
@@ -169,13 +180,20 @@ final class ValidationSpec: Sendable {
     let messageTable: MessageTable?
     /// A PureForm input's rules, compiled (SEMANTICS §12).
     let pureForm: CompiledPureFormRules?
+    /// `"required": "<condition>"`: required while it holds (SEMANTICS §6).
+    let requiredWhen: CompiledCondition?
+    /// `rules`, in definition order (SEMANTICS §6).
+    let rules: [CompiledRule]
 
     init(
         required: Bool, minLength: Int?, maxLength: Int?, minValue: (text: String, number: FormNumber)?,
         maxValue: (text: String, number: FormNumber)?, format: FormatPattern?, compareTo: FieldRef?,
         compareToText: String?, compareRule: Validations.CompareRule, minSelections: Int? = nil,
-        maxSelections: Int? = nil, messageTable: MessageTable?, pureForm: CompiledPureFormRules? = nil
+        maxSelections: Int? = nil, messageTable: MessageTable?, pureForm: CompiledPureFormRules? = nil,
+        requiredWhen: CompiledCondition? = nil, rules: [CompiledRule] = []
     ) {
+        self.requiredWhen = requiredWhen
+        self.rules = rules
         self.pureForm = pureForm
         self.minSelections = minSelections
         self.maxSelections = maxSelections
@@ -189,6 +207,48 @@ final class ValidationSpec: Sendable {
         self.compareToText = compareToText
         self.compareRule = compareRule
         self.messageTable = messageTable
+    }
+}
+
+/// One expression rule (`validations.rules` or `warnings.rules`), compiled: its condition and
+/// its message per locale, with the overrides already resolved (SEMANTICS §6, §9).
+final class CompiledRule: Sendable {
+    let condition: CompiledCondition
+    /// The code answers carry; `customCode` is nil when it is the built-in `rule`.
+    let customCode: String?
+    /// By `SupportedLocale.index`.
+    let messages: [MessageTemplate]
+    let source: String
+
+    init(condition: CompiledCondition, code: String, messages: [MessageTemplate], source: String) {
+        self.condition = condition
+        self.customCode = code == ValidationRule.defaultCode ? nil : code
+        self.messages = messages
+        self.source = source
+    }
+}
+
+/// A field's `warnings` block: the same checks as `validations`, read by the same code, reported
+/// in `warnings` (SEMANTICS §6.1).
+final class WarningChecks: Sendable {
+    let rules: ValidationSpec
+    let checks: FieldChecks
+    let limits: ValueLimits?
+    let compare: CompareCheck?
+
+    init(rules: ValidationSpec, field: FieldSpec.Shape) {
+        self.rules = rules
+        limits = ValueLimits(rules: rules, hasOptions: field.hasOptions)
+        checks = FieldChecks(rules: rules, shape: field, idCheck: false, limits: -1)
+        compare = CompareCheck(rules: rules, kind: field.kind)
+    }
+}
+
+extension FieldSpec {
+    /// What the checks of a field depend on besides its rules.
+    struct Shape {
+        let kind: FieldKind
+        let hasOptions: Bool
     }
 }
 

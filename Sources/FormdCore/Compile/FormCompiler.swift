@@ -16,6 +16,14 @@ struct FormCompiler {
     /// Per template: attribute ids (with `:index`) → attribute index.
     private var templateAttr: [[String: Int]] = []
     private var staticFields: [(field: Field, section: Int)] = []
+    /// Static fields in definition order (`fieldIndex`'s numbering, duplicates included).
+    private var staticFieldList: [Field] = []
+    /// Conditions of rules and of conditional `required`, for the cycle check.
+    private var ruleConditions: [(CompiledCondition, String)] = []
+    /// Formula nodes in a reported cycle → the cycle as written in its diagnostic.
+    private var cycleNames: [FormPlan.FormulaNode: String] = [:]
+    /// Codes of every rule of the definition: message overrides may name them.
+    private var ruleCodes: Set<String> = []
 
     init(definition: FormDefinition, locate: @escaping Locator, locateInString: @escaping StringLocator) {
         self.definition = definition
@@ -26,6 +34,10 @@ struct FormCompiler {
     mutating func compile() -> FormPlan? {
         guard checkComplexity() else { return nil }
         indexIDs()
+        staticFieldList = definition.groups.flatMap { $0.sections.flatMap({ $0.fields }) }
+        for f in staticFieldList + definition.templates.flatMap({ $0.fields }) {
+            for r in (f.validations?.rules ?? []) + (f.warnings?.rules ?? []) { ruleCodes.insert(r.code) }
+        }
         var sectionSpecs: [SectionSpec] = []
         var fieldSpecs: [FieldSpec] = []
         var s = 0
@@ -63,6 +75,7 @@ struct FormCompiler {
         }
         checkSecretsStayPut(fields: fieldSpecs, templates: templateSpecs)
         let order = formulaOrder(fields: fieldSpecs, templates: templateSpecs)
+        checkConditionsOutsideCycles()
         let formMessages = compileMessages(definition.messages, path: "messages", field: false)
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         return FormPlan(
@@ -101,7 +114,7 @@ struct FormCompiler {
         func count(_ list: [Field]) {
             for f in list {
                 fields += 1
-                targets += f.targets.count
+                targets += f.targets.count + (f.validations?.rules.count ?? 0) + (f.warnings?.rules.count ?? 0)
                 if f.options.count > DefinitionLimits.maxOptionsPerField {
                     error(f.path + ".values", "\(f.options.count) options, over the limit of \(DefinitionLimits.maxOptionsPerField) per field")
                     ok = false
@@ -267,39 +280,17 @@ struct FormCompiler {
             }
         }
 
-        // Validations.
-        var validationSpec: ValidationSpec?
-        if let v = field.validations {
-            var pattern: FormatPattern?
-            if let f = v.format {
-                do { pattern = try FormatPattern.interned(f) } catch {
-                    self.error(
-                        field.path + ".validations.format", "regex does not compile: \(error.message)",
-                        stringOffset: error.offset)
-                }
+        // Validations, and the warnings block (the same vocabulary).
+        let validationSpec = field.validations.map {
+            compileValidations($0, field: field, template: template, coercer: coercer, path: field.path + ".validations")
+        }
+        var warnings: WarningChecks?
+        if let w = field.warnings {
+            if w.pureForm == nil {
+                let spec = compileValidations(w, field: field, template: template, coercer: coercer, path: field.path + ".warnings")
+                warnings = WarningChecks(rules: spec, field: FieldSpec.Shape(kind: field.kind, hasOptions: !field.options.isEmpty))
             }
-            for (key, bound) in [("min_selections", v.minSelections), ("max_selections", v.maxSelections)]
-            where bound != nil && field.kind != .multiSelect {
-                error(field.path + ".validations." + key, "\(key) applies to multi_select fields only")
-            }
-            if let min = v.minSelections, let max = v.maxSelections, min > max {
-                error(field.path + ".validations.min_selections", "min_selections (\(min)) is above max_selections (\(max))")
-            }
-            var compare: FieldRef?
-            if let other = v.compareTo {
-                compare = resolveField(other, template: template)
-                if compare == nil {
-                    error(field.path + ".validations.compare_to", "compare_to names no field: \"\(other)\"")
-                }
-            }
-            validationSpec = ValidationSpec(
-                required: v.required, minLength: v.minLength, maxLength: v.maxLength,
-                minValue: v.minValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
-                maxValue: v.maxValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
-                format: pattern, compareTo: compare, compareToText: v.compareTo, compareRule: v.compareRule,
-                minSelections: v.minSelections, maxSelections: v.maxSelections,
-                messageTable: compileMessages(v.messages, path: field.path + ".validations.messages", field: true),
-                pureForm: v.pureForm.map { compilePureForm($0, field: field, coercer: coercer) })
+            if !field.kind.holdsValue { warning(field.path + ".warnings", "a \(field.kind.expectedName) holds no value: its warnings never apply") }
         }
 
         let targets = field.options.isEmpty ? compileTargets(field.targets, template: template) : []
@@ -308,8 +299,130 @@ struct FormCompiler {
         return FieldSpec(
             field: field, id: field.id, kind: field.kind, template: template, section: section, coercer: coercer,
             defaultValue: defaultValue, options: options, targets: targets, formula: formula,
-            validations: validationSpec, idCheck: idCheck, hasStructuralTargets: all.contains { $0.isStructural },
+            validations: validationSpec, warnings: warnings, idCheck: idCheck, hasStructuralTargets: all.contains { $0.isStructural },
             hasValueTargets: all.contains { !$0.isStructural })
+    }
+
+    /// A `validations` (or `warnings`) block: patterns compiled, references resolved, conditions
+    /// bound and type-checked, rule messages resolved per locale.
+    private mutating func compileValidations(
+        _ v: Validations, field: Field, template: Int?, coercer: ValueCoercer, path: String
+    ) -> ValidationSpec {
+        var pattern: FormatPattern?
+        if let f = v.format {
+            do { pattern = try FormatPattern.interned(f) } catch {
+                self.error(path + ".format", "regex does not compile: \(error.message)", stringOffset: error.offset)
+            }
+        }
+        for (key, bound) in [("min_selections", v.minSelections), ("max_selections", v.maxSelections)]
+        where bound != nil && field.kind != .multiSelect {
+            error(path + "." + key, "\(key) applies to multi_select fields only")
+        }
+        if let min = v.minSelections, let max = v.maxSelections, min > max {
+            error(path + ".min_selections", "min_selections (\(min)) is above max_selections (\(max))")
+        }
+        var compare: FieldRef?
+        if let other = v.compareTo {
+            compare = resolveField(other, template: template)
+            if compare == nil {
+                error(path + ".compare_to", "compare_to names no field: \"\(other)\"")
+            }
+        }
+        let requiredWhen = v.requiredWhen.flatMap { compileCheckedCondition($0, template: template, path: path + ".required", what: "required") }
+        if v.rules.count > DefinitionLimits.maxRulesPerField {
+            error(path + ".rules", "\(v.rules.count) rules, over the limit of \(DefinitionLimits.maxRulesPerField) per field")
+        }
+        var rules: [CompiledRule] = []
+        for rule in v.rules.prefix(DefinitionLimits.maxRulesPerField) {
+            guard let c = compileCheckedCondition(rule.condition, template: template, path: rule.path + ".condition", what: "rule") else {
+                continue
+            }
+            rules.append(
+                CompiledRule(
+                    condition: c, code: rule.code, messages: ruleMessages(rule, fieldMessages: v.messages), source: rule.condition))
+            ruleConditions.append((c, rule.path + ".condition"))
+        }
+        if let c = requiredWhen { ruleConditions.append((c, path + ".required")) }
+        return ValidationSpec(
+            required: v.required, minLength: v.minLength, maxLength: v.maxLength,
+            minValue: v.minValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
+            maxValue: v.maxValue.flatMap { n in FormNumber(literal: n.text).map { (n.text, $0) } },
+            format: pattern, compareTo: compare, compareToText: v.compareTo, compareRule: v.compareRule,
+            minSelections: v.minSelections, maxSelections: v.maxSelections,
+            messageTable: compileMessages(v.messages, path: path + ".messages", field: true),
+            pureForm: v.pureForm.map { compilePureForm($0, field: field, coercer: coercer) },
+            requiredWhen: requiredWhen, rules: rules)
+    }
+
+    /// A condition of `required` or of a rule: parsed, bound, and checked for operands that can
+    /// never compare as written (`ConditionTypeCheck`).
+    private mutating func compileCheckedCondition(_ text: String, template: Int?, path: String, what: String) -> CompiledCondition? {
+        do {
+            let c = try CompiledCondition(source: text, resolve: { name in self.resolveVariable(name, template: template) })
+            let fields = staticFieldList, templates = definition.templates
+            let problems = ConditionTypeCheck(field: { ref in Self.definitionField(ref, fields, templates) }).check(c)
+            for p in problems {
+                error(path, "\(what) condition: \(p.message)", stringOffset: p.offset)
+            }
+            return problems.isEmpty ? c : nil
+        } catch let issue {
+            error(path, "\(what) condition: " + issue.message, stringOffset: issue.offset)
+            return nil
+        }
+    }
+
+    /// The definition's field a reference names (a template's attribute for instance references).
+    func definitionField(_ ref: VariableRef) -> Field? { Self.definitionField(ref, staticFieldList, definition.templates) }
+
+    static func definitionField(_ ref: VariableRef, _ statics: [Field], _ templates: [SectionTemplate]) -> Field? {
+        switch ref {
+        case .scalar(.field(let i)): return statics.indices.contains(i) ? statics[i] : nil
+        case .scalar(.local(let t, let a)), .scalar(.instance(let t, _, let a)), .aggregate(let t, let a):
+            guard templates.indices.contains(t) else { return nil }
+            let fields = templates[t].fields
+            return fields.indices.contains(a) ? fields[a] : nil
+        }
+    }
+
+    /// A rule's message per locale, first match wins (SEMANTICS §9): the field's
+    /// `messages[code]`, the form's `messages[locale][code]`, the rule's own `message`, the form's
+    /// `messages.en[code]`, the built-in text of `rule`.
+    private func ruleMessages(_ rule: ValidationRule, fieldMessages: JSONObject?) -> [MessageTemplate] {
+        func text(_ v: JSONValue?, _ locale: SupportedLocale) -> String? {
+            switch v {
+            case .string(let s)?: return s
+            case .object(let o)?: return o.members.first { SupportedLocale(rawValue: $0.key) == locale }?.value.stringValue
+            default: return nil
+            }
+        }
+        func form(_ locale: SupportedLocale) -> String? {
+            definition.messages?.members.first { SupportedLocale(rawValue: $0.key) == locale }?.value.objectValue?[rule.code]?.stringValue
+        }
+        return SupportedLocale.allCases.map { locale in
+            if let t = text(fieldMessages?[rule.code], locale) ?? form(locale) ?? rule.message?.resolved(for: locale) ?? form(.en) {
+                return MessageTemplate(t)
+            }
+            return MessageCatalog.builtIn.template(for: .rule, locale: locale, field: nil, form: nil) ?? MessageTemplate("{label}")
+        }
+    }
+
+    /// A rule or a conditional `required` that reads a field of a formula cycle would see a value
+    /// that is never computed: named at the condition, with the cycle.
+    private mutating func checkConditionsOutsideCycles() {
+        guard !cycleNames.isEmpty else { return }
+        for (c, path) in ruleConditions {
+            for v in c.variables {
+                let node: FormPlan.FormulaNode
+                switch v {
+                case .scalar(.field(let i)): node = .field(i)
+                case .scalar(.local(let t, let a)), .scalar(.instance(let t, _, let a)), .aggregate(let t, let a): node = .template(t, attr: a)
+                }
+                if let cycle = cycleNames[node] {
+                    error(path, "condition reads \"\(definitionField(v)?.id ?? "?")\", a member of the formula cycle \(cycle)")
+                    break
+                }
+            }
+        }
     }
 
     /// A PureForm input's patterns (matched in full, case-sensitively) and its `equal` constant.
@@ -339,6 +452,9 @@ struct FormCompiler {
             ? MessageTable.fieldOverrides(.object(messages), diagnostics: &problems)
             : MessageTable.formOverrides(.object(messages), diagnostics: &problems)
         for p in problems {
+            // Codes of the form's rules are codes too (SEMANTICS §9).
+            let code = field ? p.path.first : p.path.dropFirst().first
+            if p.message == "unknown error code", let code, ruleCodes.contains(code) { continue }
             warning(([path] + p.path).joined(separator: "."), p.message)
         }
         return table
@@ -500,7 +616,9 @@ struct FormCompiler {
             chain += back.reversed()
         }
         chain.append(first)
-        error(path(first) + ".formula", "formula cycle: " + chain.map(name).joined(separator: " -> "))
+        let text = chain.map(name).joined(separator: " -> ")
+        for m in members { cycleNames[m] = text }
+        error(path(first) + ".formula", "formula cycle: " + text)
     }
 
     // MARK: - Diagnostics

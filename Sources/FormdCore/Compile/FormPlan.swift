@@ -51,6 +51,10 @@ package final class FormPlan: Sendable {
     let edgeRanges: SpecTable<Range<Int32>>
     /// Some field is a `multi_select`: answers then carry `labels` (API.md §4).
     let hasMultipleChoice: Bool
+    /// Some field has a `warnings` block: answers then carry `warnings` (SEMANTICS §6.1).
+    let hasWarnings: Bool
+    /// Some field has `clear_when_hidden` (SEMANTICS §5.4).
+    let hasClearWhenHidden: Bool
 
     /// Where a spec's numeric formula program is: `ops` in `formulaOps`, its variables from
     /// `refsBase` in `formulaRefs`. `depth` 0: no program (no formula, or a text template).
@@ -129,6 +133,8 @@ package final class FormPlan: Sendable {
         }
         self.edges = edges
         hasMultipleChoice = (fields + templates.flatMap({ $0.fields })).contains { $0.kind == .multiSelect }
+        hasWarnings = (fields + templates.flatMap({ $0.fields })).contains { $0.warnings != nil }
+        hasClearWhenHidden = (fields + templates.flatMap({ $0.fields })).contains { $0.clearWhenHidden }
         self.staticSlotMap = SlotMap(fields: fields, sections: sections, templates: templates, flags: flags)
     }
 

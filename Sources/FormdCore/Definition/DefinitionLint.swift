@@ -21,6 +21,57 @@ struct DefinitionLint {
         }
         lintTargetLoops()
         lintTextGrowth()
+        lintRulesAndHiddenOptions()
+    }
+
+    // MARK: - Rules, warnings and the hidden-field options (SEMANTICS §5.4, §6)
+
+    /// A rule or conditional `required` that names no field is constant (always or never); a
+    /// `validate_when_hidden` / `clear_when_hidden` on a field nothing can hide does nothing.
+    private mutating func lintRulesAndHiddenOptions() {
+        var hideable = Set<String>()
+        func collect(_ targets: [Target]) {
+            for t in targets where t.action == .hide { if let id = t.id { hideable.insert(id) } }
+        }
+        for g in definition.groups {
+            for s in g.sections {
+                collect(s.targets)
+                for f in s.fields { collect(f.targets); for o in f.options { collect(o.targets) } }
+            }
+        }
+        for t in definition.templates { for f in t.fields { collect(f.targets); for o in f.options { collect(o.targets) } } }
+        func constant(_ text: String) -> Bool {
+            guard let c = try? Condition(parsing: text) else { return false }
+            return c.variables.isEmpty && c.aggregates.isEmpty
+        }
+        func lint(_ v: Validations?, _ path: String) {
+            guard let v else { return }
+            if let r = v.requiredWhen, constant(r) {
+                warn(path + ".required", "the condition names no field, so it never changes: write true or false")
+            }
+            for rule in v.rules where constant(rule.condition) {
+                warn(rule.path + ".condition", "the rule names no field, so it always passes or always fails")
+            }
+        }
+        func lint(_ f: Field, section: Section?, template: SectionTemplate?) {
+            lint(f.validations, f.path + ".validations")
+            lint(f.warnings, f.path + ".warnings")
+            guard f.validateWhenHidden || f.clearWhenHidden else { return }
+            var canHide = f.hidden || hideable.contains(f.id) || (section?.id.map(hideable.contains) ?? false)
+            if let template {
+                canHide = canHide || hideable.contains(template.id) || hideable.contains(template.id + "[:index]")
+                    || !hideable.filter { $0.hasPrefix(template.id + "[") }.isEmpty
+            }
+            if !canHide {
+                let key = f.validateWhenHidden ? "validate_when_hidden" : "clear_when_hidden"
+                warn(f.path + "." + key, "nothing hides \"\(f.id)\" (no \"hidden\": true, no hide target for it or its section), so \(key) does nothing")
+            }
+        }
+        for g in definition.groups { for s in g.sections { for f in s.fields { lint(f, section: s, template: nil) } } }
+        for t in definition.templates {
+            let section = definition.groups.flatMap({ $0.sections }).first { $0.isDynamic && $0.id == t.id }
+            for f in t.fields { lint(f, section: section, template: t) }
+        }
     }
 
     private var allFields: [Field] {

@@ -22,14 +22,15 @@ struct DefinitionReader {
     static let fieldKeys: Set<String> = [
         "id", "type", "input_type", "title", "info", "placeholder", "accessibility_label", "size", "hidden",
         "disabled", "value", "values", "validations", "formula", "targets", "minimum_date", "maximum_date", "styles",
-        "secret",
+        "secret", "warnings", "validate_when_hidden", "clear_when_hidden",
     ]
     static let optionKeys: Set<String> = ["id", "title", "info", "value", "default", "targets", "accessibility_label"]
     static let targetKeys: Set<String> = ["id", "type", "action", "target_value", "condition"]
     static let validationKeys: Set<String> = [
         "required", "min_length", "max_length", "minimum_length", "maximum_length", "min_value", "max_value",
-        "format", "compare_to", "compare_rule", "messages", "min_selections", "max_selections",
+        "format", "compare_to", "compare_rule", "messages", "min_selections", "max_selections", "rules",
     ]
+    static let ruleKeys: Set<String> = ["condition", "code", "message"]
 
     mutating func read(_ root: JSONValue) -> FormDefinition? {
         switch root {
@@ -205,6 +206,13 @@ struct DefinitionReader {
             targets: readTargets(o["targets"], path: "\(p).targets"), raw: o, path: p)
         field.localizedTitle = title
         field.secret = bool(o, "secret", path: p) ?? false
+        switch present(o["warnings"]) {
+        case .object(let wo)?: field.warnings = readValidations(wo, path: "\(p).warnings")
+        case nil: break
+        case .some: error("\(p).warnings", "\"warnings\" must be an object with the keys of \"validations\"")
+        }
+        field.validateWhenHidden = bool(o, "validate_when_hidden", path: p) ?? false
+        field.clearWhenHidden = bool(o, "clear_when_hidden", path: p) ?? false
         return field
     }
 
@@ -270,7 +278,13 @@ struct DefinitionReader {
     private mutating func readValidations(_ o: JSONObject, path p: String) -> Validations {
         warnUnknownKeys(o, known: Self.validationKeys, path: p)
         var v = Validations()
-        v.required = bool(o, "required", path: p) ?? false
+        // `required`: a boolean, or a condition under which the field is required.
+        if case .string(let condition)? = present(o["required"]) {
+            v.requiredWhen = condition
+        } else {
+            v.required = bool(o, "required", path: p) ?? false
+        }
+        v.rules = readRules(o["rules"], path: "\(p).rules")
         v.minLength = count(o, "min_length", path: p) ?? count(o, "minimum_length", path: p)
         v.maxLength = count(o, "max_length", path: p) ?? count(o, "maximum_length", path: p)
         v.minValue = number(o, "min_value", path: p)
@@ -303,6 +317,41 @@ struct DefinitionReader {
         case .some: error("\(p).messages", "\"messages\" must be an object keyed by error code")
         }
         return v
+    }
+
+    /// `rules`: `[{"condition": "...", "code": "...", "message": "..." or {"en": ...}}]`.
+    private mutating func readRules(_ value: JSONValue?, path p: String) -> [ValidationRule] {
+        guard let value = present(value) else { return [] }
+        guard case .array(let items) = value else {
+            error(p, "\"rules\" must be an array of {\"condition\", \"code\", \"message\"} objects")
+            return []
+        }
+        var out: [ValidationRule] = []
+        for (i, item) in items.enumerated() {
+            let rp = "\(p)[\(i)]"
+            guard case .object(let o) = item else {
+                error(rp, "a rule must be an object with a \"condition\"")
+                continue
+            }
+            warnUnknownKeys(o, known: Self.ruleKeys, path: rp)
+            guard let condition = string(o, "condition", path: rp) else {
+                if present(o["condition"]) == nil { error(rp, "a rule needs a \"condition\" that must hold") }
+                continue
+            }
+            var code = ValidationRule.defaultCode
+            if let c = string(o, "code", path: rp) {
+                if !ValidationRule.isValidCode(c) {
+                    error("\(rp).code", "a rule's code must be a letter followed by up to 63 letters, digits, \"_\", \".\" or \"-\", not \"\(c)\"")
+                } else if c != ValidationRule.defaultCode, ErrorCode(rawValue: c) != nil {
+                    error("\(rp).code", "\"\(c)\" is a built-in error code; give the rule its own code so that clients can tell them apart")
+                } else {
+                    code = c
+                }
+            }
+            let message = localized(o, "message", path: rp)
+            out.append(ValidationRule(condition: condition, code: code, message: message, path: rp))
+        }
+        return out
     }
 
     private mutating func checkFormMessages(_ o: JSONObject, path p: String) {

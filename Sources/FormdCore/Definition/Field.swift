@@ -19,6 +19,14 @@ package struct Field: Sendable, Hashable {
     /// `"secret": true`: validated, never echoed in an answer, a state token or a log line
     /// (password fields are secret whatever this says).
     package var secret: Bool = false
+    /// `"warnings"`: the vocabulary of `validations`, reported in the answer's `warnings` list;
+    /// never makes a submission invalid (SEMANTICS §6.1).
+    package var warnings: Validations?
+    /// `"validate_when_hidden": true`: the field's checks run while it is hidden (SEMANTICS §5.4).
+    package var validateWhenHidden: Bool = false
+    /// `"clear_when_hidden": true`: a value sent for the field while it is hidden is cleared:
+    /// evaluate lists a `clear` action and `dropped` says `cleared` (SEMANTICS §5.4).
+    package var clearWhenHidden: Bool = false
     /// The field's JSON object, kept verbatim.
     package var raw: JSONObject
     package var path: String

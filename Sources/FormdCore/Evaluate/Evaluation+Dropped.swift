@@ -34,7 +34,7 @@ extension Evaluation {
             if !flags.contains(.holdsValue) {
                 reason = .notInput
             } else if !isVisible(slot) {
-                reason = .hidden
+                reason = flags.contains(.clearWhenHidden) ? .cleared : .hidden
             } else if flags.contains(.hasFormula) {
                 let spec = plan.spec(slotMap.fields[slot].spec)
                 reason = Self.sameValue(sent: members[m].value, computed: stored[slot], spec: spec) ? nil : .computed
@@ -44,6 +44,17 @@ extension Evaluation {
                 reason = nil
             }
             if let reason, members[m].value.isPresentForDropping { out.append((members[m].key, reason)) }
+        }
+        return out
+    }
+
+    /// Fields with `clear_when_hidden` that are hidden and were sent a value: evaluate lists a
+    /// `clear` action for each, after the other actions (SEMANTICS §5.4).
+    var hiddenClears: [String] {
+        guard mode == .evaluate, plan.hasClearWhenHidden else { return [] }
+        var out: [String] = []
+        for s in slotMap.outputOrder where slotMap.fields[s].flags.contains(.clearWhenHidden) && !isVisible(s) {
+            if let v = sent(s), v.isPresentForDropping { out.append(slotMap.ids[s]) }
         }
         return out
     }

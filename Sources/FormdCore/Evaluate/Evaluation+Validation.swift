@@ -8,7 +8,9 @@ extension Evaluation {
             }
             let range = slotMap.sectionFields[ss]
             for s in Int(range.lowerBound)..<Int(range.upperBound)
-            where isVisible(s) && slotMap.fields[s].flags.contains(.holdsValue) {
+            where slotMap.fields[s].flags.contains(.holdsValue)
+                && (isVisible(s) || slotMap.fields[s].flags.contains(.validateWhenHidden))
+            {
                 validateField(s)
             }
         }
@@ -83,19 +85,52 @@ extension Evaluation {
     private mutating func validateFieldChecks(_ s: Int) {
         let ref = slotMap.fields[s].spec
         let checks = plan.checks[ref]
-        if !textTooLong.isEmpty, textTooLong.contains(s) {
-            fieldError(s, .textTooLong, params: [("max", .int(options.maxTextBytes))])
-            return
+        if !checks.flags.isDisjoint(with: [.conditionalRequired, .warnings]) {
+            return validateFieldChecksAndWarnings(s, checks)
         }
-        if origin[s] == .invalid {
-            let spec = plan.spec(ref)
-            fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
-            return
+        runChecks(s, checks, nil)
+    }
+
+    /// The rarer path: a conditional `required` (decided once, for the check and the answer's
+    /// `fields.<id>.required`) and the `warnings` block, checked by the same code into `warnings`.
+    private mutating func validateFieldChecksAndWarnings(_ s: Int, _ checks: FieldChecks) {
+        let spec = plan.spec(slotMap.fields[s].spec)
+        if checks.flags.contains(.conditionalRequired), let c = spec.validations?.requiredWhen, conditionHolds(c, context: s) {
+            outcomes().conditionallyRequired.insert(s)
+        }
+        runChecks(s, checks, nil)
+        guard let w = spec.warnings, origin[s] != .invalid, textTooLong.isEmpty || !textTooLong.contains(s) else { return }
+        if w.checks.flags.contains(.conditionalRequired), let c = w.rules.requiredWhen, conditionHolds(c, context: s) {
+            outcomes().warnRequired.insert(s)
+        }
+        runChecks(s, w.checks, w)
+    }
+
+    /// The checks of a field's `validations` (`warnings` nil: into `errors`) or of its `warnings`
+    /// block (into `warnings`; `type` and the text limit are errors only). Inlined, so that the
+    /// path of `validations` alone (`warning` nil, a constant) has no test of a warnings block.
+    @inline(__always)
+    private mutating func runChecks(_ s: Int, _ checks: FieldChecks, _ warning: WarningChecks?) {
+        let ref = slotMap.fields[s].spec
+        if warning == nil {
+            if !textTooLong.isEmpty, textTooLong.contains(s) {
+                fieldError(s, .textTooLong, params: [("max", .int(options.maxTextBytes))])
+                return
+            }
+            if origin[s] == .invalid {
+                let spec = plan.spec(ref)
+                fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
+                return
+            }
         }
         // An empty multiple choice chose nothing: no value for the checks (SEMANTICS §6).
         if origin[s] != .sent && (stored[s].isNone || stored[s] == .array([])) {
-            if checks.flags.contains(.required), mode == .validate || changedIDs.contains(slotMap.ids[s]) {
-                fieldError(s, .required, params: [])
+            let required =
+                checks.flags.contains(.required)
+                || (checks.flags.contains(.conditionalRequired)
+                    && ((warning == nil ? ruleOutcomes?.conditionallyRequired : ruleOutcomes?.warnRequired)?.contains(s) ?? false))
+            if required, mode == .validate || changedIDs.contains(slotMap.ids[s]) {
+                fieldError(s, .required, params: [], warning: warning)
             }
             return
         }
@@ -109,12 +144,17 @@ extension Evaluation {
             bytes > maxLength || (bytes + 2) / 3 < minLength,
             let length = value(s).textLengthForChecks
         {
-            let rules = plan.spec(ref).validations
-            if length < minLength { fieldError(s, .minLength, params: [("min", .int(rules?.minLength ?? minLength))]) }
-            if length > maxLength { fieldError(s, .maxLength, params: [("max", .int(rules?.maxLength ?? maxLength))]) }
+            let rules = warning?.rules ?? plan.spec(ref).validations
+            if length < minLength {
+                fieldError(s, .minLength, params: [("min", .int(rules?.minLength ?? minLength))], warning: warning)
+            }
+            if length > maxLength {
+                fieldError(s, .maxLength, params: [("max", .int(rules?.maxLength ?? maxLength))], warning: warning)
+            }
         }
-        if checks.flags.contains(.numericChecks), let v = value(s) {
-            let limits = plan.valueLimits[Int(checks.limits)]
+        if checks.flags.contains(.numericChecks), let v = value(s),
+            let limits = warning == nil ? plan.valueLimits[Int(checks.limits)] : warning?.limits
+        {
             // The common case compares `FormNumber`s; only values it would not hold exactly take
             // the digit-by-digit path (`NumericReading`).
             let below: Bool, above: Bool
@@ -128,41 +168,82 @@ extension Evaluation {
                 below = false
                 above = false
             }
+            let rules = warning?.rules ?? plan.spec(ref).validations
             if below, let min = limits.min {
-                let text = plan.spec(ref).validations?.minValue?.text ?? min.canonicalText
-                fieldError(s, .minValue, params: [("min", .number(JSONNumber(literal: text)))])
+                let text = rules?.minValue?.text ?? min.canonicalText
+                fieldError(s, .minValue, params: [("min", .number(JSONNumber(literal: text)))], warning: warning)
             }
             if above, let max = limits.max {
-                let text = plan.spec(ref).validations?.maxValue?.text ?? max.canonicalText
-                fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))])
+                let text = rules?.maxValue?.text ?? max.canonicalText
+                fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))], warning: warning)
             }
         }
-        if !checks.flags.isDisjoint(with: [.rare, .compare]), let v = value(s) { validateRare(s, v, checks) }
+        if !checks.flags.isDisjoint(with: [.rare, .compare, .rules]), let v = value(s) { validateRare(s, v, checks, warning) }
     }
 
     /// `format`, `compare_to`, id checks and the selection counts of a multiple choice.
-    private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks) {
+    @inline(__always)
+    private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks, _ warning: WarningChecks?) {
         let slot = slotMap.fields[s]
-        let spec = checks.flags.contains(.rare) ? plan.spec(slot.spec) : nil
-        if let pure = spec?.validations?.pureForm { validatePureForm(s, v, pure) }
-        if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules = spec?.validations {
-            if let min = rules.minSelections, chosen.count < min { fieldError(s, .minSelections, params: [("min", .int(min))]) }
-            if let max = rules.maxSelections, chosen.count > max { fieldError(s, .maxSelections, params: [("max", .int(max))]) }
+        let spec = checks.flags.isDisjoint(with: [.rare, .rules]) ? nil : plan.spec(slot.spec)
+        let rules = warning?.rules ?? spec?.validations
+        if warning == nil, let pure = rules?.pureForm { validatePureForm(s, v, pure) }
+        if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules {
+            if let min = rules.minSelections, chosen.count < min {
+                fieldError(s, .minSelections, params: [("min", .int(min))], warning: warning)
+            }
+            if let max = rules.maxSelections, chosen.count > max {
+                fieldError(s, .maxSelections, params: [("max", .int(max))], warning: warning)
+            }
         }
-        if let pattern = spec?.validations?.format, checks.flags.contains(.textChecks), let text = v.textForChecks,
+        if let pattern = rules?.format, checks.flags.contains(.textChecks), let text = v.textForChecks,
             !formatMatches(s, pattern, text)
         {
-            fieldError(s, .format, params: [("pattern", .string(pattern.source))])
+            fieldError(s, .format, params: [("pattern", .string(pattern.source))], warning: warning)
         }
-        if checks.flags.contains(.compare), let c = plan.compares[slot.spec],
+        if checks.flags.contains(.compare), let c = warning == nil ? plan.compares[slot.spec] : warning?.compare,
             let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
             let other = effectiveValue(o), !compare(v, other, kind: c.kind, c.rule)
         {
-            fieldError(s, .compare, params: [("other", .string(slotMap.ids[o])), ("rule", .string(c.rule.rawValue))])
+            fieldError(
+                s, .compare, params: [("other", .string(slotMap.ids[o])), ("rule", .string(c.rule.rawValue))], warning: warning)
         }
-        if let check = spec?.idCheck, let text = v.textForChecks, !check.isValid(text, postalCodes: options.postalCodes) {
+        if warning == nil, let check = spec?.idCheck, let text = v.textForChecks,
+            !check.isValid(text, postalCodes: options.postalCodes)
+        {
             fieldError(s, check.errorCode, params: [])
         }
+        if checks.flags.contains(.rules), let list = rules?.rules {
+            for rule in list where operandsPresent(rule.condition, context: s) && !conditionHolds(rule.condition, context: s) {
+                ruleError(s, rule, warning: warning != nil)
+            }
+        }
+    }
+
+    /// Whether every field a rule names has a value (SEMANTICS §6: a rule with an empty field
+    /// does not fail, as `compare_to`). Aggregates are always present (`sum` of nothing is 0).
+    private mutating func operandsPresent(_ c: CompiledCondition, context: Int) -> Bool {
+        let slot = slotMap.fields[context]
+        for v in c.variables {
+            guard case .scalar(let ref) = v else { continue }
+            guard let o = slotMap.slot(of: ref, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
+                let value = effectiveValue(o), value != .array([])
+            else { return false }
+        }
+        return true
+    }
+
+    /// A failed rule's error: its own code (or `rule`) and its message for the locale.
+    private mutating func ruleError(_ s: Int, _ rule: CompiledRule, warning: Bool) {
+        let slot = slotMap.fields[s]
+        let spec = plan.spec(slot.spec)
+        let label =
+            slot.instance >= 0
+            ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
+        let message = rule.messages[options.locale.index].render(label: label, params: [], locale: options.locale)
+        var error = FormError(subject: .field(slotMap.ids[s]), code: .rule, params: [], message: message)
+        error.customCode = rule.customCode
+        if warning { outcomes().warnings.append(error) } else { errors.append(error) }
     }
 
     /// A PureForm input's `equal` and its patterns, matched in full and case-sensitively
@@ -181,13 +262,19 @@ extension Evaluation {
     /// Appends an error of slot `s`'s field, with its label (`:index` substituted in instances)
     /// and its own message overrides.
     private mutating func fieldError(
-        _ s: Int, _ code: ErrorCode, params: [(key: String, value: JSONValue)], messageKey: String? = nil
+        _ s: Int, _ code: ErrorCode, params: [(key: String, value: JSONValue)], messageKey: String? = nil,
+        warning: WarningChecks? = nil
     ) {
         let slot = slotMap.fields[s]
         let spec = plan.spec(slot.spec)
         let label =
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
+        if let warning {
+            outcomes().warnings.append(
+                makeError(.field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: warning.rules.messageTable))
+            return
+        }
         var error = makeError(
             .field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable)
         if let pure = spec.validations?.pureForm {

@@ -77,6 +77,20 @@ package struct Evaluation: Sendable {
     /// Ids named in `changed`: evaluate reports `required` only for them.
     var changedIDs: Set<String> = []
     package internal(set) var errors: [FormError] = []
+    /// What only fields with a conditional `required` or a `warnings` block produce: nil for
+    /// every other form, which so carries one nil reference more than before, not three
+    /// collections (each retained and released with the evaluation).
+    var ruleOutcomes: RuleOutcomes?
+    /// Failures of `warnings` blocks (SEMANTICS §6.1): reported, never making the answer invalid.
+    package var warnings: [FormError] { ruleOutcomes?.warnings ?? [] }
+
+    /// `ruleOutcomes`, made when first needed.
+    mutating func outcomes() -> RuleOutcomes {
+        if let o = ruleOutcomes { return o }
+        let o = RuleOutcomes()
+        ruleOutcomes = o
+        return o
+    }
 
     // MARK: - Entry
 
@@ -205,6 +219,14 @@ package struct Evaluation: Sendable {
 
     @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[slotMap.fields[s].sectionSlot] }
 
+    /// `fields.<id>.required` (API.md §5): visible, and `required` is true or its condition holds.
+    @inline(__always) func isRequired(_ s: Int) -> Bool {
+        guard isVisible(s) else { return false }
+        if plan.checks[slotMap.fields[s].spec].flags.contains(.required) { return true }
+        guard let o = ruleOutcomes else { return false }
+        return o.conditionallyRequired.contains(s)
+    }
+
     /// The value as the rest of the form sees it: none when hidden or invalid (SEMANTICS §2, §5.3).
     @inline(__always) func effectiveValue(_ s: Int) -> JSONValue? { isVisible(s) ? value(s) : nil }
 
@@ -223,6 +245,14 @@ package struct Evaluation: Sendable {
         let spec = slotMap.fields[s].spec
         if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
     }
+}
+
+/// Per evaluation: warnings, and the slots whose conditional `required` holds (`validations`; in
+/// `warnRequired`, of `warnings` blocks). Only one evaluation ever holds it.
+final class RuleOutcomes: @unchecked Sendable {
+    var warnings: [FormError] = []
+    var conditionallyRequired: Set<Int> = []
+    var warnRequired: Set<Int> = []
 }
 
 /// Engine settings that come from the service's configuration.

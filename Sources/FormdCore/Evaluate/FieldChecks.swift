@@ -7,7 +7,7 @@
 /// are visited only for the rare checks (`format`, `compare_to`, id checks) and to write errors.
 struct FieldChecks: Sendable {
     struct Flags: OptionSet, Sendable {
-        let rawValue: UInt8
+        let rawValue: UInt16
         static let required = Flags(rawValue: 1)
         /// `min_length` / `max_length` / `format` apply: no options, not a switch.
         static let textChecks = Flags(rawValue: 2)
@@ -19,9 +19,15 @@ struct FieldChecks: Sendable {
         static let compare = Flags(rawValue: 16)
         /// A PureForm input's rules (SEMANTICS §12): read from the spec.
         static let pureForm = Flags(rawValue: 32)
+        /// `"required": "<condition>"`: read from the spec.
+        static let conditionalRequired = Flags(rawValue: 64)
+        /// Expression rules: read from the spec, after the other checks.
+        static let rules = Flags(rawValue: 128)
+        /// A `warnings` block: read from the spec (`FieldSpec.warnings`).
+        static let warnings = Flags(rawValue: 256)
     }
 
-    let flags: Flags
+    private(set) var flags: Flags
     /// `min_length`, 0 when unset (no length is below it); clamped to 32 bits (errors report
     /// the definition's value).
     let minLength: Int32
@@ -33,16 +39,25 @@ struct FieldChecks: Sendable {
     /// 12 bytes: validation reads one per field, and a 100,000-field form's checks stream
     /// through the caches on every request.
     init(_ spec: FieldSpec, limits: Int32) {
+        self.init(
+            rules: spec.validations, shape: FieldSpec.Shape(kind: spec.kind, hasOptions: spec.hasOptions),
+            idCheck: spec.idCheck != nil, limits: limits)
+        if spec.warnings != nil { flags.insert(.warnings) }
+    }
+
+    /// The checks of `rules` (a field's `validations` or its `warnings`).
+    init(rules: ValidationSpec?, shape spec: FieldSpec.Shape, idCheck: Bool, limits: Int32) {
         var f: Flags = []
-        let rules = spec.validations
         if rules?.required == true { f.insert(.required) }
         if !spec.hasOptions && spec.kind != .switch { f.insert(.textChecks) }
         if !spec.hasOptions, rules?.minValue != nil || rules?.maxValue != nil { f.insert(.numericChecks) }
-        if rules?.format != nil || spec.idCheck != nil || rules?.minSelections != nil || rules?.maxSelections != nil {
+        if rules?.format != nil || idCheck || rules?.minSelections != nil || rules?.maxSelections != nil {
             f.insert(.rare)
         }
         if rules?.pureForm != nil { f.insert([.rare, .pureForm]) }
         if rules?.compareTo != nil { f.insert(.compare) }
+        if rules?.requiredWhen != nil { f.insert(.conditionalRequired) }
+        if rules?.rules.isEmpty == false { f.insert(.rules) }
         flags = f
         minLength = Int32(clamping: rules?.minLength ?? 0)
         maxLength = Int32(clamping: rules?.maxLength ?? Int(Int32.max))
@@ -56,8 +71,10 @@ struct ValueLimits: Sendable {
     let max: FormNumber?
 
     /// The limits of `spec` when it has any and they apply (a field without options).
-    init?(_ spec: FieldSpec) {
-        guard !spec.hasOptions, let rules = spec.validations, rules.minValue != nil || rules.maxValue != nil else {
+    init?(_ spec: FieldSpec) { self.init(rules: spec.validations, hasOptions: spec.hasOptions) }
+
+    init?(rules: ValidationSpec?, hasOptions: Bool) {
+        guard !hasOptions, let rules, rules.minValue != nil || rules.maxValue != nil else {
             return nil
         }
         min = rules.minValue?.number
@@ -72,10 +89,12 @@ struct CompareCheck: Sendable {
     let rule: Validations.CompareRule
     let kind: FieldKind
 
-    init?(_ spec: FieldSpec) {
-        guard let rules = spec.validations, let other = rules.compareTo else { return nil }
+    init?(_ spec: FieldSpec) { self.init(rules: spec.validations, kind: spec.kind) }
+
+    init?(rules: ValidationSpec?, kind: FieldKind) {
+        guard let rules, let other = rules.compareTo else { return nil }
         self.other = other
         rule = rules.compareRule
-        kind = spec.kind
+        self.kind = kind
     }
 }

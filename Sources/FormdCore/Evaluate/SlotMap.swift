@@ -26,6 +26,10 @@ struct SlotMap: Sendable {
         static let conditionInput = Flags(rawValue: 256)
         /// A secret field: validated, never written into an answer or a state token.
         static let secret = Flags(rawValue: 512)
+        /// `validate_when_hidden`: checked while hidden (SEMANTICS §5.4).
+        static let validateWhenHidden = Flags(rawValue: 1024)
+        /// `clear_when_hidden`: a value sent while hidden is cleared (SEMANTICS §5.4).
+        static let clearWhenHidden = Flags(rawValue: 2048)
     }
 
     /// 24 bytes, no references (ids are in `SlotMap.ids`): every pass of an evaluation reads

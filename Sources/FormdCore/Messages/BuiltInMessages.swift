@@ -23,6 +23,7 @@ enum BuiltInMessages {
             .textTooLong: "{label} would be longer than {max} bytes, so it was not computed.",
             .minSelections: "Choose at least {min} for {label}.",
             .maxSelections: "Choose at most {max} for {label}.",
+            .rule: "{label} is not valid.",
         ],
         .nb: [
             .required: "{label} må fylles ut.",
@@ -42,6 +43,7 @@ enum BuiltInMessages {
             .textTooLong: "{label} ville blitt lengre enn {max} byte og ble derfor ikke beregnet.",
             .minSelections: "Velg minst {min} for {label}.",
             .maxSelections: "Velg høyst {max} for {label}.",
+            .rule: "{label} er ikke gyldig.",
         ],
         .es: [
             .required: "El campo {label} es obligatorio.",
@@ -61,6 +63,7 @@ enum BuiltInMessages {
             .textTooLong: "El campo {label} superaría {max} bytes, por lo que no se ha calculado.",
             .minSelections: "Elija al menos {min} opciones en el campo {label}.",
             .maxSelections: "Elija como máximo {max} opciones en el campo {label}.",
+            .rule: "El campo {label} no es válido.",
         ],
     ]
 }

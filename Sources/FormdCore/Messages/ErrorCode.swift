@@ -19,6 +19,9 @@ package enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A multiple choice with fewer / more chosen options than `min_selections` / `max_selections`.
     case minSelections = "min_selections"
     case maxSelections = "max_selections"
+    /// An expression rule (`validations.rules`) that names no code of its own; rules with their
+    /// own code carry it in `FormError.customCode`.
+    case rule
 
     /// Dense index, for the flat message tables.
     var index: Int {
@@ -40,8 +43,9 @@ package enum ErrorCode: String, Sendable, Hashable, CaseIterable {
         case .textTooLong: 14
         case .minSelections: 15
         case .maxSelections: 16
+        case .rule: 17
         }
     }
 
-    static let count = 17
+    static let count = 18
 }

@@ -23,6 +23,12 @@ protocol AnswerContent {
     func forEachError(
         _ body: (_ field: String?, _ section: String?, _ code: String, _ message: String,
                  _ params: [(key: String, value: JSONValue)], _ messageKey: String?) -> Void)
+    /// Whether the answer has a `warnings` list: forms that declare a `warnings` block.
+    var answerHasWarnings: Bool { get }
+    /// `warnings` (SEMANTICS §6.1): entries shaped as those of `errors`, in the same order.
+    func forEachWarning(
+        _ body: (_ field: String?, _ section: String?, _ code: String, _ message: String,
+                 _ params: [(key: String, value: JSONValue)], _ messageKey: String?) -> Void)
     /// `dropped`: submitted keys not in `values` as sent, with their reason.
     func forEachDropped(_ body: (_ key: String, _ reason: String) -> Void)
     /// `hidden` and `disabled` (validate): ids in definition order.
@@ -34,9 +40,10 @@ enum AnswerMode { case validate, evaluate }
 
 
 enum AnswerWriter {
-    /// Validate: `{"form", "version", "valid", "values", ["labels",] "errors", "dropped", "hidden",
-    /// "disabled"}`. Evaluate: `{"form", "version", "values", ["labels",] "fields", "sections",
-    /// "actions", "errors", "dropped"}`, then whatever `tail` adds (`state` and `changes`).
+    /// Validate: `{"form", "version", "valid", "values", ["labels",] "errors", ["warnings",]
+    /// "dropped", "hidden", "disabled"}`. Evaluate: `{"form", "version", "values", ["labels",]
+    /// "fields", "sections", "actions", "errors", ["warnings",] "dropped"}`, then whatever `tail`
+    /// adds (`state` and `changes`). `warnings` is there exactly for forms that declare one.
     @inline(__always)
     static func write(
         _ c: some AnswerContent, form: String, version: String, into w: inout JSONWriter,
@@ -121,6 +128,14 @@ enum AnswerWriter {
             w.errorEntry(field: field, section: section, code: code, message: message, params: params, messageKey: messageKey)
         }
         w.endArray()
+        if c.answerHasWarnings {
+            w.key("warnings")
+            w.beginArray()
+            c.forEachWarning { field, section, code, message, params, messageKey in
+                w.errorEntry(field: field, section: section, code: code, message: message, params: params, messageKey: messageKey)
+            }
+            w.endArray()
+        }
         w.key("dropped")
         w.beginArray()
         c.forEachDropped { key, reason in
@@ -202,7 +217,7 @@ extension JSONWriter {
             case .form: break
             }
         }
-        errorEntry(field: field, section: section, code: e.code.rawValue, message: e.message, params: e.params, messageKey: e.messageKey)
+        errorEntry(field: field, section: section, code: e.codeText, message: e.message, params: e.params, messageKey: e.messageKey)
     }
 }
 

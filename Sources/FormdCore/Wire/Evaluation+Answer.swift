@@ -45,7 +45,7 @@ extension Evaluation: AnswerContent {
     func forEachField(_ body: (String, Bool, Bool, Bool) -> Void) {
         for s in slotMap.outputOrder {
             let visible = isVisible(s)
-            body(slotMap.ids[s], visible, !disabled[s], visible && plan.spec(slotMap.fields[s].spec).validations?.required == true)
+            body(slotMap.ids[s], visible, !disabled[s], visible && isRequired(s))
         }
     }
 
@@ -63,15 +63,28 @@ extension Evaluation: AnswerContent {
         for a in actions + structuralActions {
             body(a.id, a.type, a.action.rawValue, a.action == .update ? (a.value ?? .null) : nil)
         }
+        for id in hiddenClears { body(id, "field", "clear", nil) }
+    }
+
+    var answerHasWarnings: Bool { plan.hasWarnings }
+
+    @inline(__always)
+    func forEachWarning(_ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+        Self.forEach(warnings, body)
     }
 
     @inline(__always)
     func forEachError(_ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
-        for e in errors {
+        Self.forEach(errors, body)
+    }
+
+    @inline(__always)
+    static func forEach(_ list: [FormError], _ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+        for e in list {
             switch e.subject {
-            case .field(let id): body(id, nil, e.code.rawValue, e.message, e.params, e.messageKey)
-            case .section(let id): body(nil, id, e.code.rawValue, e.message, e.params, e.messageKey)
-            case .form: body(nil, nil, e.code.rawValue, e.message, e.params, e.messageKey)
+            case .field(let id): body(id, nil, e.codeText, e.message, e.params, e.messageKey)
+            case .section(let id): body(nil, id, e.codeText, e.message, e.params, e.messageKey)
+            case .form: body(nil, nil, e.codeText, e.message, e.params, e.messageKey)
             }
         }
     }

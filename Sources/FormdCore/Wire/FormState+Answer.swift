@@ -27,17 +27,22 @@ extension FormState {
             labels[member.key] = try items.map { (item) throws(FormAnswerError) -> String in try string(item, "a label") }
         }
         self.labels = labels
-        var errors: [ValidationError] = []
-        for e in o["errors"]?.arrayValue ?? [] {
-            let subject: ValidationError.Subject
-            if let f = e["field"]?.stringValue { subject = .field(f) } else if let s = e["section"]?.stringValue { subject = .section(s) } else { subject = .form }
-            let params = (e["params"]?.objectValue?.members ?? []).map { (key: $0.key, value: $0.value) }
-            errors.append(
-                ValidationError(
-                    subject: subject, code: try string(e["code"], "code"), message: try string(e["message"], "message"), params: params,
-                    messageKey: e["message_key"]?.stringValue))
+        func entries(_ list: [JSONValue]) throws(FormAnswerError) -> [ValidationError] {
+            var errors: [ValidationError] = []
+            for e in list {
+                let subject: ValidationError.Subject
+                if let f = e["field"]?.stringValue { subject = .field(f) } else if let s = e["section"]?.stringValue { subject = .section(s) } else { subject = .form }
+                let params = (e["params"]?.objectValue?.members ?? []).map { (key: $0.key, value: $0.value) }
+                errors.append(
+                    ValidationError(
+                        subject: subject, code: try string(e["code"], "code"), message: try string(e["message"], "message"), params: params,
+                        messageKey: e["message_key"]?.stringValue))
+            }
+            return errors
         }
-        self.errors = errors
+        self.errors = try entries(o["errors"]?.arrayValue ?? [])
+        self.warnings = try entries(o["warnings"]?.arrayValue ?? [])
+        self.hasWarnings = o["warnings"] != nil
         var dropped: [Dropped] = []
         for d in o["dropped"]?.arrayValue ?? [] {
             guard let reason = Dropped.Reason(rawValue: try string(d["reason"], "reason")) else { throw FormAnswerError("unknown dropped reason") }
@@ -113,6 +118,12 @@ extension FormState: AnswerContent {
 
     func forEachDropped(_ body: (String, String) -> Void) {
         for d in dropped { body(d.key, d.reason.rawValue) }
+    }
+
+    var answerHasWarnings: Bool { hasWarnings }
+
+    func forEachWarning(_ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+        for e in warnings { body(e.field, e.section, e.code, e.message, e.params, e.messageKey) }
     }
 
     func forEachHidden(_ body: (String) -> Void) {

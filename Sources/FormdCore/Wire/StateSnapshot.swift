@@ -93,7 +93,7 @@ extension Evaluation {
                 var flags: StateSnapshot.Flags = []
                 if visible { flags.insert(.visible) }
                 if !disabled[s] { flags.insert(.enabled) }
-                if visible && plan.spec(slotMap.fields[s].spec).validations?.required == true { flags.insert(.required) }
+                if isRequired(s) { flags.insert(.required) }
                 var valueHash: UInt64 = 0
                 if let v = outputValue(s) {
                     flags.insert(.hasValue)

@@ -38,7 +38,12 @@ struct SubmissionSchema {
         var properties = JSONObject()
         var patterns = JSONObject()
         var required: [JSONValue] = []
+        var conditional: [JSONValue] = []
         let definition = form.plan.definition
+        let statics = definition.groups.flatMap { g in g.sections.filter { !$0.isDynamic }.flatMap { s in s.fields.map { (s, $0) } } }
+        var byID: [String: (section: Section, field: Field)] = [:]
+        for (s, f) in statics where byID[f.id] == nil { byID[f.id] = (s, f) }
+        func mayHide(_ f: Field, _ s: Section) -> Bool { f.hidden || hideable.contains(f.id) || (s.id.map(hideable.contains) ?? false) }
         for g in definition.groups {
             for s in g.sections {
                 if s.isDynamic, let id = s.id, let template = definition.template(id: id) {
@@ -56,6 +61,15 @@ struct SubmissionSchema {
                     let mustHaveValue = f.validations?.required == true && !canHide && f.formula == nil && !hasDefault(f)
                     if mustHaveValue { required.append(.string(f.id)) }
                     properties.append(f.id, value(for: f, canHide: canHide, mustHaveValue: mustHaveValue))
+                    // A conditional `required`, where an if/then says exactly the same (API.md §4.1).
+                    if let condition = f.validations?.requiredWhen, !canHide, f.formula == nil, !hasDefault(f),
+                        let test = exactTest(condition, fields: byID, canHide: mayHide)
+                    {
+                        var then = JSONObject()
+                        then.append("required", .array([.string(f.id)]))
+                        then.append("properties", .object(JSONObject([.init(key: f.id, value: value(for: f, canHide: false, mustHaveValue: true))])))
+                        conditional.append(Self.object(["if": test, "then": .object(then)]))
+                    }
                 }
             }
         }
@@ -68,7 +82,58 @@ struct SubmissionSchema {
         root.append("properties", .object(properties))
         if !patterns.isEmpty { root.append("patternProperties", .object(patterns)) }
         if !required.isEmpty { root.append("required", .array(required)) }
+        if !conditional.isEmpty { root.append("allOf", .array(conditional)) }
         return .object(root)
+    }
+
+    /// The `if` of a conditional `required` whose condition is one or more `$x == v` (or
+    /// `equals($x, v)`) joined by `&&`, each on a switch, or a select or segment whose option ids
+    /// are all text that does not read as a number, that has no default and no formula and that
+    /// nothing can hide: then the submitted spellings that make it true are known exactly. Nil for
+    /// any other condition (not expressed: looser, never stricter).
+    private func exactTest(
+        _ text: String, fields: [String: (section: Section, field: Field)], canHide: (Field, Section) -> Bool
+    ) -> JSONValue? {
+        guard let parsed = try? Condition(parsing: text) else { return nil }
+        var terms: [(Int, ExpressionNode)] = []
+        func collect(_ n: ExpressionNode) -> Bool {
+            switch n {
+            case .all(let list): return list.allSatisfy(collect)
+            case .compare(.equal, .variable(let i), let v), .compare(.equal, let v, .variable(let i)):
+                terms.append((i, v))
+                return true
+            case .equals(let args) where args.count == 2:
+                guard case .variable(let i) = args[0] else { return false }
+                terms.append((i, args[1]))
+                return true
+            default: return false
+            }
+        }
+        guard collect(parsed.root), !terms.isEmpty, parsed.aggregates.isEmpty else { return nil }
+        var properties = JSONObject()
+        var names: [JSONValue] = []
+        for (i, literal) in terms {
+            guard parsed.variables.indices.contains(i), let (section, x) = fields[parsed.variables[i]],
+                !canHide(x, section), x.formula == nil, !hasDefault(x), properties[x.id] == nil
+            else { return nil }
+            let spellings: [JSONValue]
+            switch (x.kind, literal) {
+            case (.switch, .number(let n)) where n == 1:
+                spellings = [.bool(true), .number(JSONNumber(literal: "1")), .string("true"), .string("1")]
+            case (.switch, .number(let n)) where n == 0:
+                spellings = [.bool(false), .number(JSONNumber(literal: "0")), .string("false"), .string("0")]
+            case (.select, .string(let v)), (.segment, .string(let v)):
+                let ids = x.options.compactMap({ $0.id })
+                guard ids.allSatisfy({ if case .string(let s) = $0 { FormNumber(literal: s) == nil } else { false } }),
+                    ids.contains(.string(v))
+                else { return nil }
+                spellings = [.string(v)]
+            default: return nil
+            }
+            properties.append(x.id, Self.object(["enum": .array(spellings)]))
+            names.append(.string(x.id))
+        }
+        return Self.object(["properties": .object(properties), "required": .array(names)])
     }
 
     private func hasDefault(_ f: Field) -> Bool {
@@ -152,6 +217,7 @@ struct SubmissionSchema {
     private func describe(_ f: Field, note: String?) -> String {
         var s = "\(f.title ?? f.id) (\(f.type ?? "text"))"
         if let note { s += "; \(note)" }
+        if let condition = f.validations?.requiredWhen { s += "; required when \(condition)" }
         return s
     }
 

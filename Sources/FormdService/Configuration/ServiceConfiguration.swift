@@ -34,6 +34,10 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var maxFileBytes = DefinitionFile.defaultMaxBytes
     /// The most ids an evaluate request's `changed` may list.
     package var maxChanged = FormRoutes.defaultMaxChanged
+    /// Batch validation (API.md §4.2): lines per request, answer bytes, seconds.
+    package var maxBatchLines = FormRoutes.defaultMaxBatchLines
+    package var maxBatchAnswerBytes = FormRoutes.defaultMaxBatchAnswerBytes
+    package var batchSeconds = FormRoutes.defaultBatchSeconds
     /// The longest text a text formula may produce (UTF-8 bytes).
     package var maxTextBytes = EvaluationOptions.defaultMaxTextBytes
     /// Instances evaluated per dynamic section that has no `max_instances`.

@@ -63,6 +63,24 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/forms/{id}/validate/batch": {
+          "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}],
+          "post": {
+            "operationId": "validateBatch",
+            "summary": "Check many submissions: one values object a line in, one validate answer a line out, in order",
+            "requestBody": {
+              "required": false,
+              "content": {"application/x-ndjson": {"schema": {"description": "Text: one JSON values object a line (at most limits.max_batch_lines lines). Any text is accepted: a line that is not a values object is answered in place with a problem."}}}
+            },
+            "responses": {
+              "200": {"description": "One line per input line: its validate answer, or a problem object with line, type, title, status and detail for a line that is not a values object, or that the batch's limits left unvalidated", "headers": {"Formd-Batch-Counts": {"schema": {"type": "string"}, "description": "valid=N, invalid=N, problems=N"}}, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+              "404": {"$ref": "#/components/responses/HTTPError"},
+              "412": {"$ref": "#/components/responses/HTTPError"},
+              "413": {"$ref": "#/components/responses/HTTPError"},
+              "415": {"$ref": "#/components/responses/HTTPError"}
+            }
+          }
+        },
         "/forms/{id}/evaluate": {
           "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/Locale"}, {"$ref": "#/components/parameters/IfMatch"}, {"$ref": "#/components/parameters/Version"}],
           "post": {
@@ -245,7 +263,7 @@ enum OpenAPIDocument {
             "type": "object", "required": ["code", "message", "params"],
             "properties": {
               "field": {"type": "string"}, "section": {"type": "string"},
-              "code": {"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long", "min_selections", "max_selections"]},
+              "code": {"anyOf": [{"enum": ["required", "type", "min_length", "max_length", "min_value", "max_value", "format", "compare", "ssn", "bank_account", "postal_code", "min_instances", "max_instances", "unstable", "text_too_long", "min_selections", "max_selections", "rule"]}, {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "description": "The code of an expression rule of the definition (SEMANTICS 6)."}]},
               "message": {"type": "string"},
               "params": {"type": "object"},
               "message_key": {"type": "string", "description": "PureForm's key of the failed validator, on errors of PureForm inputs."}
@@ -265,6 +283,7 @@ enum OpenAPIDocument {
               "values": {"$ref": "#/components/schemas/Values"},
               "labels": {"type": "object", "description": "Per multi_select field with a value: its chosen options' titles.", "additionalProperties": {"type": "array", "items": {"type": "string"}}},
               "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}},
+              "warnings": {"type": "array", "description": "Failed checks of warnings blocks (forms that declare one only); never make the answer invalid.", "items": {"$ref": "#/components/schemas/Error"}},
               "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}},
               "hidden": {"type": "array", "items": {"type": "string"}},
               "disabled": {"type": "array", "items": {"type": "string"}}
@@ -282,6 +301,7 @@ enum OpenAPIDocument {
               "sections": {"type": "object", "additionalProperties": {"type": "object", "required": ["visible"], "properties": {"visible": {"type": "boolean"}}}},
               "actions": {"type": "array", "items": {"$ref": "#/components/schemas/Action"}},
               "errors": {"type": "array", "items": {"$ref": "#/components/schemas/Error"}},
+              "warnings": {"type": "array", "description": "Failed checks of warnings blocks (forms that declare one only).", "items": {"$ref": "#/components/schemas/Error"}},
               "dropped": {"type": "array", "items": {"$ref": "#/components/schemas/Dropped"}},
               "state": {"description": "Present when the request sent state: the token for the next request, null when the state is too large.", "oneOf": [{"type": "string"}, {"type": "null"}]},
               "changes": {"$ref": "#/components/schemas/Changes"}

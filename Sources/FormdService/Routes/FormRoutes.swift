@@ -15,6 +15,8 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     /// `limits.max_changed`: the longest `changed` list an evaluate request may send.
     let maxChanged: Int
     package static let defaultMaxChanged = 10_000
+    /// `limits.max_batch_lines`, `limits.max_batch_answer_bytes`, `timeouts.batch_seconds`.
+    let batchLimits: BatchLimits
     /// `html.success_url` / `html.error_url`: where an HTML form post that asks for HTML goes.
     let htmlSuccessURL: String?
     let htmlErrorURL: String?
@@ -32,8 +34,11 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     /// compiles carries them.
     package init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, maxChanged: Int = FormRoutes.defaultMaxChanged,
-        corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil
+        corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil,
+        maxBatchLines: Int = FormRoutes.defaultMaxBatchLines, maxBatchAnswerBytes: Int = FormRoutes.defaultMaxBatchAnswerBytes,
+        batchSeconds: Double = FormRoutes.defaultBatchSeconds
     ) {
+        batchLimits = BatchLimits(maxLines: maxBatchLines, maxAnswerBytes: maxBatchAnswerBytes, seconds: batchSeconds)
         self.uiEnabled = uiEnabled
         self.maxChanged = maxChanged
         self.htmlSuccessURL = htmlSuccessURL
@@ -165,6 +170,13 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
             guard isGet else { return (template, Self.notAllowed("GET, HEAD")) }
             guard what == nil || what == "schema" || what == "openapi.json" else { return ("other", Self.notFound("no such resource: \(path)")) }
             return (template, getVersion(String(parts[0]), parts[2], what, request))
+        case 3 where parts[1] == "validate" && parts[2] == "batch":
+            let template = "/forms/{id}/validate/batch"
+            guard method == "POST" else { return (template, Self.notAllowed("POST")) }
+            guard let form = registry.form(String(parts[0])) else {
+                return (template, Self.notFound("no form \"\(parts[0])\""))
+            }
+            return (template, validateBatch(form, request))
         default:
             return ("other", Self.notFound("no such resource: \(path)"))
         }
