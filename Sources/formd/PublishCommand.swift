@@ -16,7 +16,7 @@ struct PublishCommand: ParsableCommand {
             <id>.<published>.<hash>.json and renames NEW_DEFINITION's bytes over <id>.json, each \
             atomically, so a replica watching DIR sees the old or the new form and holds both. A kept \
             version answers with exactly the version it had when current. The oldest kept versions \
-            past --keep are removed. A definition that fails changes nothing. Exit 0 published (or \
+            past --keep are removed (without --keep: the new definition's "keep_versions", else 10). A definition that fails changes nothing. Exit 0 published (or \
             unchanged), 1 refused, 2 usage.
             """
     )
@@ -27,13 +27,13 @@ struct PublishCommand: ParsableCommand {
     var forms: String = "Forms"
     @Option(help: "Form id (default: the new definition's file name without .json).")
     var id: String?
-    @Option(help: "Kept versions per form; older ones are removed.")
-    var keep: Int = Publisher.defaultKeep
+    @Option(help: "Kept versions per form; older ones are removed (default: the definition's \"keep_versions\", else 10).")
+    var keep: Int?
     @Flag(help: "Publish despite breaking changes (reported as warnings).")
     var allow = false
 
     func validate() throws {
-        guard keep >= 0, keep <= 1000 else { throw ValidationError("--keep must be in 0...1000") }
+        if let keep, keep < 0 || keep > 1000 { throw ValidationError("--keep must be in 0...1000") }
     }
 
     func run() throws {

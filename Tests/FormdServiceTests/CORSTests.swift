@@ -28,9 +28,13 @@ struct CORSTests {
         #expect(get.header("Access-Control-Allow-Origin") == Self.allowed)
         #expect(get.header("Access-Control-Expose-Headers")?.contains("ETag") == true)
         #expect(get.header("Access-Control-Expose-Headers")?.contains("X-Request-Id") == true)
+        // A page reading the replica's form-set digest (rollouts) or a 503's Retry-After needs them exposed.
+        #expect(get.header("Access-Control-Expose-Headers")?.contains("Formd-Forms-Digest") == true)
+        #expect(get.header("Access-Control-Expose-Headers")?.contains("Retry-After") == true)
         #expect(get.header("Vary")?.contains("Origin") == true)
         let post = try server.request("POST", "/forms/contact/validate", headers: [("Origin", Self.allowed)], json: "{}")
         #expect(post.status == 422 && post.header("Access-Control-Allow-Origin") == Self.allowed)
+        #expect(post.header("Formd-Forms-Digest") != nil, "the digest exposed is sent on validate answers")
         // Another origin: no CORS header, and the request itself is answered as before.
         let foreign = try server.request("GET", "/forms/contact", headers: [("Origin", "http://evil.example")])
         #expect(foreign.status == 200 && foreign.header("Access-Control-Allow-Origin") == nil)

@@ -122,6 +122,35 @@ struct VersionUnitTests {
         #expect(after.contains { $0.version == versions[4] }, "the replaced one is kept")
     }
 
+    /// A definition may say how many versions it keeps (`keep_versions`); `--keep` still wins.
+    @Test func theDefinitionSaysHowManyVersionsItKeeps() throws {
+        let folder = try TempFolder()
+        let forms = try folder.subfolder("Forms")
+        func text(_ min: Int, keep: Int) -> String {
+            VersionFixtures.contact(min: min).replacingOccurrences(of: #"{"title": "Contact","#, with: #"{"title": "Contact", "keep_versions": \#(keep),"#)
+        }
+        try folder.write("Forms/contact.json", text(1, keep: 1))
+        for min in 2...5 {
+            let file = try folder.write("new/contact.json", text(min, keep: 1))
+            _ = try Publisher.publish(definition: file.path, forms: forms.path)
+        }
+        #expect(VersionFixtures.names(forms).compactMap(KeptVersionName.init(fileName:)).count == 1, "\(VersionFixtures.names(forms))")
+        for min in 6...8 {
+            let file = try folder.write("new/contact.json", text(min, keep: 3))
+            _ = try Publisher.publish(definition: file.path, forms: forms.path)
+        }
+        #expect(VersionFixtures.names(forms).compactMap(KeptVersionName.init(fileName:)).count == 3, "the new definition's keep_versions")
+        let file = try folder.write("new/contact.json", text(9, keep: 3))
+        _ = try Publisher.publish(definition: file.path, forms: forms.path, keep: 0)
+        #expect(VersionFixtures.names(forms).compactMap(KeptVersionName.init(fileName:)).isEmpty, "--keep 0 wins over keep_versions")
+        // Out of range or not a count: a load error at its place.
+        for bad in ["-1", "1001", "\"3\"", "2.5"] {
+            let source = VersionFixtures.contact(min: 1).replacingOccurrences(of: #"{"title": "Contact","#, with: #"{"title": "Contact", "keep_versions": \#(bad),"#)
+            #expect(throws: FormDefinitionError.self, "keep_versions \(bad)") { try Form(id: "contact", json: Array(source.utf8)) }
+        }
+        #expect(try Form(id: "contact", json: Array(text(1, keep: 4).utf8)).keepVersions == 4)
+    }
+
     @Test func aFailingPublishChangesNothingOnDisk() throws {
         let folder = try TempFolder()
         let forms = try folder.subfolder("Forms")

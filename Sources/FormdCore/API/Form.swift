@@ -25,6 +25,9 @@ public struct Form: Sendable {
     public var warnings: [Diagnostic] { loaded.warnings }
     /// The definition bytes as the server serves them (strict JSON).
     public var definitionJSON: [UInt8] { loaded.servedBytes }
+    /// `keep_versions`: how many earlier versions `formd publish` keeps of this form, when the
+    /// definition says (nil: the command's `--keep`, else its default of 10).
+    public var keepVersions: Int? { loaded.plan.definition.keepVersions }
 
     /// Loads a definition from its bytes. Throws ``FormDefinitionError`` listing every problem
     /// with line and column, exactly as `formd check` reports them.

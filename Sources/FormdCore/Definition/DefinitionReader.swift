@@ -13,7 +13,9 @@ struct DefinitionReader {
 
     init(locate: @escaping Locator) { self.locate = locate }
 
-    static let topKeys: Set<String> = ["groups", "templates", "title", "messages", "$schema"]
+    /// The most kept versions a definition may ask for (`formd publish --keep` has the same bound).
+    package static let maxKeepVersions = 1000
+    static let topKeys: Set<String> = ["groups", "templates", "title", "messages", "keep_versions", "$schema"]
     static let templateKeys: Set<String> = ["sections", "fields"]
     static let groupKeys: Set<String> = ["id", "title", "sections", "collapsed", "collapsible", "styles"]
     static let sectionKeys: Set<String> = [
@@ -69,9 +71,16 @@ struct DefinitionReader {
                     error("messages", "\"messages\" must be an object keyed by locale")
                 }
             }
-            return FormDefinition(
+            var keepVersions = count(object, "keep_versions", path: "")
+            if let k = keepVersions, k > Self.maxKeepVersions {
+                error("keep_versions", "\"keep_versions\" must be at most \(Self.maxKeepVersions)")
+                keepVersions = nil
+            }
+            var definition = FormDefinition(
                 title: text(object, "title", path: ""), groups: groups, templates: templates,
                 fieldTemplates: fieldTemplates, messages: messages, isObjectShape: true)
+            definition.keepVersions = keepVersions
+            return definition
         default:
             error("", "a definition must be an array of groups or an object with \"groups\"")
             return nil

@@ -9,6 +9,9 @@ package struct FormDefinition: Sendable, Hashable {
     package var messages: JSONObject?
     /// True when the document was the object shape.
     package var isObjectShape: Bool
+    /// `keep_versions`: how many earlier versions `formd publish` keeps of this form (nil: the
+    /// command's `--keep`, else its default).
+    package var keepVersions: Int?
 
     package init(
         title: String?, groups: [Group], templates: [SectionTemplate], fieldTemplates: JSONValue?,

@@ -13,7 +13,7 @@ import Darwin
 /// half a file; the kept file lands before the current one changes. A definition that fails its
 /// check, or its breaking-change lint without `allow`, changes nothing on disk.
 package enum Publisher {
-    /// Kept versions per form when neither `--keep` nor anything else says.
+    /// Kept versions per form when neither `--keep` nor the definition's `keep_versions` says.
     package static let defaultKeep = 10
 
     package struct Outcome: Sendable {
@@ -36,7 +36,7 @@ package enum Publisher {
     }
 
     package static func publish(
-        definition file: String, forms dir: String, id explicitID: String? = nil, keep: Int = defaultKeep, allow: Bool = false,
+        definition file: String, forms dir: String, id explicitID: String? = nil, keep explicitKeep: Int? = nil, allow: Bool = false,
         maxFileBytes: Int = DefinitionFile.defaultMaxBytes, now: Date = Date()
     ) throws(Failure) -> Outcome {
         let id = explicitID ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -58,6 +58,8 @@ package enum Publisher {
         } catch {
             throw Failure(description: error.diagnostics.map { $0.formatted(file: file) }.joined(separator: "\n"))
         }
+        // `--keep` wins; else what the new definition says; else the default.
+        let keep = explicitKeep ?? new.keepVersions ?? defaultKeep
         var warnings = new.warnings.map { $0.formatted(file: file) }
         let currentPath = (dir as NSString).appendingPathComponent(id + ".json")
         var old: (form: Form, bytes: [UInt8], modified: Date)?

@@ -16,7 +16,7 @@ struct CORSPolicy: Sendable {
     }
 
     static let allowHeaders = "Content-Type, If-Match, If-None-Match, Accept-Language, X-Request-Id"
-    static let exposeHeaders = "ETag, X-Request-Id, Content-Language"
+    static let exposeHeaders = "ETag, X-Request-Id, Content-Language, Retry-After, Formd-Forms-Digest, Formd-Batch-Counts"
     static let maxAge = "600"
 
     func allows(_ origin: String) -> Bool { any || origins.contains(origin) }
