@@ -163,33 +163,55 @@ package struct JSONWriter: Sendable {
     }
 
     mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress else { return }
+        let count = utf8.count
         var runStart = 0
         var k = 0
-        while k < utf8.count {
-            let b = utf8[k]
-            // Fast path: copy runs that need no escaping in one go.
-            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+        while k < count {
+            // Eight bytes at a time while none needs escaping (most text: ids, messages, values).
+            while k + 8 <= count, !Self.wordNeedsEscape(UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)) {
+                k += 8
+            }
+            let end = min(k + 8, count)
+            while k < end {
+                let b = base[k]
+                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                    k += 1
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: k - runStart))
+                bytes.append(UInt8(ascii: "\\"))
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(b)
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    appendStatic("u00")
+                    bytes.append(hex.utf8Start[Int(b >> 4)])
+                    bytes.append(hex.utf8Start[Int(b & 0xF)])
+                }
                 k += 1
-                continue
+                runStart = k
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
-            bytes.append(UInt8(ascii: "\\"))
-            switch b {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(b)
-            case 0x08: bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(UInt8(ascii: "f"))
-            case 0x0A: bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "t"))
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                appendStatic("u00")
-                bytes.append(hex.utf8Start[Int(b >> 4)])
-                bytes.append(hex.utf8Start[Int(b & 0xF)])
-            }
-            k += 1
-            runStart = k
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+    }
+
+    /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\` (the classic "has a byte
+    /// less than n" and "has a zero byte" tests: exact as to whether one exists, which is all
+    /// that is asked; bytes of 0x80 and above never match).
+    @inline(__always) static func wordNeedsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (w &- ones &* 0x20) & ~w
+        let q = w ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q
+        let b = w ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b
+        return (control | quote | backslash) & highs != 0
     }
 }
