@@ -49,8 +49,14 @@ extension Connection {
     func streamStep() {
         guard let stream, !closed, !lingering else { return }
         loop.writeStaging.removeAll(keepingCapacity: true)
-        if !pending.isEmpty && !stream.blocksParsing && !closeAfterFlush && streamOutputHasRoom {
-            parsePending()
+        if !stream.blocksParsing && !closeAfterFlush && streamOutputHasRoom {
+            if !pending.isEmpty {
+                parsePending()
+            } else if parser.phase == .body {
+                // The last body bytes may have been parsed just as the window filled: the end of
+                // the body is then known without another byte.
+                _ = parse(UnsafeBufferPointer(start: nil, count: 0))
+            }
         }
         stream.refill()
         if peerEOF && pending.isEmpty && !stream.bodyEnded && stream.failure == nil && !stream.stopped {

@@ -147,7 +147,7 @@ final class Connection: @unchecked Sendable {
 
     /// Runs the parser over `buf`, answering requests into the loop's staging buffer.
     /// Never closes the connection itself (it may run inside `pending`'s buffer access).
-    private func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
+    func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
         var off = 0
         let config = loop.config
         while !inFlight && !closeAfterFlush && !outputFull && !(stream?.blocksParsing ?? false) {
