@@ -85,6 +85,7 @@ extension Connection {
         case .inline:
             let job = StreamJob(handler: handler, body: stream.body, work: work, budgetNanos: StreamExchange.inlineBudgetNanos)
             apply(job.run(), to: stream)
+            stream.refill()
             if self.stream === stream && stream.hasWork {
                 // Let the loop's other connections in before the next piece.
                 stream.busy = true
