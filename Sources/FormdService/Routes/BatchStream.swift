@@ -111,7 +111,7 @@ final class BatchStream: HTTPBodyStream {
     private func answerLine(_ out: inout [UInt8]) {
         number += 1
         if skipping {
-            Self.problemLine(number, slug: "line-too-long", status: 413,
+            Self.problemLine(number, slug: "line-too-long", status: 400,
                              "a line of more than limits.max_batch_line_bytes (\(limits.maxLineBytes)) bytes", into: &out)
             counts.add(.problem)
         } else {
