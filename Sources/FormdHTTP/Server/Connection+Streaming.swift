@@ -62,8 +62,8 @@ extension Connection {
         if peerEOF && pending.isEmpty && !stream.bodyEnded && stream.failure == nil && !stream.stopped {
             stream.failure = .badRequest("The client closed the connection before the end of the body.")
         }
-        if !stream.busy && streamOutputHasRoom && !closeAfterFlush {
-            if !stream.opened, let failure = stream.failure {
+        if streamOutputHasRoom && !closeAfterFlush {
+            if !stream.opened && !stream.busy, let failure = stream.failure {
                 // Nothing is sent yet: an ordinary refusal.
                 self.stream = nil
                 loop.handler.rejected(status: failure.status)
@@ -71,47 +71,55 @@ extension Connection {
                 ctx.close = true
                 loop.encoder.encode(failure.response, ctx, into: &loop.writeStaging)
                 closeAfterFlush = true
-            } else if let work = stream.nextWork() {
-                run(work, of: stream)
+            } else {
+                switch loop.config.handlerMode {
+                case .inline:
+                    if let work = stream.nextWork(maxPieces: 1) { runInline(work, of: stream) }
+                case .pool:
+                    while let work = stream.nextWork(maxPieces: StreamExchange.poolPieces) { dispatch(work, of: stream) }
+                }
             }
         }
         flushStaging()
         if !closed && self.stream == nil && !closeAfterFlush { parseWhileDrained() }
     }
 
-    private func run(_ work: StreamWork, of stream: StreamExchange) {
+    /// `.inline`: the piece runs here; then the loop lets its other connections in before the next.
+    private func runInline(_ work: StreamWork, of stream: StreamExchange) {
         guard let handler = loop.streamingHandler else { return }
-        switch loop.config.handlerMode {
-        case .inline:
-            let job = StreamJob(handler: handler, body: stream.body, work: work, budgetNanos: StreamExchange.inlineBudgetNanos)
-            apply(job.run(), to: stream)
-            stream.refill()
-            if self.stream === stream && stream.hasWork {
-                // Let the loop's other connections in before the next piece.
-                stream.busy = true
-                let resumed = loop.execute { [self] in
-                    stream.busy = false
-                    streamStep()
-                }
-                if !resumed { stream.busy = false }
+        let job = StreamJob(handler: handler, side: stream.side, work: work, budgetNanos: StreamExchange.inlineBudgetNanos)
+        stream.piecesInFlight += 1
+        let result = job.run()
+        stream.piecesInFlight -= 1
+        apply(result, to: stream)
+        stream.refill()
+        if self.stream === stream && stream.nextWork(maxPieces: 1, peek: true) != nil {
+            stream.yielding = true
+            let resumed = loop.execute { [self] in
+                stream.yielding = false
+                streamStep()
             }
-        case .pool:
-            stream.busy = true
-            let job = StreamJob(handler: handler, body: stream.body, work: work, budgetNanos: StreamExchange.poolBudgetNanos)
-            let loop = self.loop
-            let worker = loop.server.workerQueue(loop.server.workerIndex(for: fd))
-            worker.async { [self] in
-                let result = job.run()
-                let box = StreamResultBox(result: result)
-                loop.execute { [self] in pieceDone(box.result, of: stream) }
-            }
+            if !resumed { stream.yielding = false }
+        }
+    }
+
+    /// `.pool`: the piece goes to the connection's worker; its result comes back to the loop.
+    private func dispatch(_ work: StreamWork, of stream: StreamExchange) {
+        guard let handler = loop.streamingHandler else { return }
+        stream.piecesInFlight += 1
+        let job = StreamJob(handler: handler, side: stream.side, work: work, budgetNanos: StreamExchange.poolBudgetNanos)
+        let loop = self.loop
+        let worker = loop.server.workerQueue(loop.server.workerIndex(for: fd))
+        worker.async { [self] in
+            let box = StreamResultBox(result: job.run())
+            loop.execute { [self] in pieceDone(box.result, of: stream) }
         }
     }
 
     /// A worker's piece, back on the loop.
     private func pieceDone(_ result: StreamResult, of stream: StreamExchange) {
         guard !closed, self.stream === stream else { return }
-        stream.busy = false
+        stream.piecesInFlight -= 1
         loop.writeStaging.removeAll(keepingCapacity: true)
         apply(result, to: stream)
         flushStaging()
@@ -128,17 +136,16 @@ extension Connection {
             ctx.close = true  // the body is not read
             loop.encoder.encode(response, ctx, into: &loop.writeStaging)
             closeAfterFlush = true
-        case .opened(.stream(let head, let body)):
-            stream.body = body
+        case .opened(.stream(let head, _)):
             stream.opened = true
             if loop.draining { stream.context.close = true }
             loop.encoder.encodeStreamHead(head, stream.context, into: &loop.writeStaging)
-        case .received(let answer, let consumed, let chunk, let wantsMore):
-            if !wantsMore {
+        case .received(let answer, let consumed, let wantsMore):
+            if !stream.stopped { stream.bytesInFlight -= consumed }
+            if !wantsMore && !stream.stopped {
                 stream.stopped = true
                 stream.input = []
-            } else if consumed < chunk.count {
-                stream.input = Array(chunk[consumed...]) + stream.input
+                stream.bytesInFlight = 0
             }
             ResponseEncoder.appendChunk(answer, chunked: stream.chunked, into: &loop.writeStaging)
         case .finished(let answer, let trailers):
@@ -146,7 +153,9 @@ extension Connection {
             if stream.chunked { ResponseEncoder.appendLastChunk(trailers: trailers, into: &loop.writeStaging) }
             self.stream = nil
             // The rest of an unread body cannot be told from the next request: close.
-            if !stream.bodyEnded || stream.failure != nil || stream.context.close || !stream.chunked || peerEOF || loop.draining {
+            if !stream.bodyEnded || stream.failure != nil || stream.stopped || stream.context.close || !stream.chunked || peerEOF
+                || loop.draining
+            {
                 closeAfterFlush = true
             }
         }

@@ -1,19 +1,27 @@
 import Dispatch
 
 /// A streamed request in progress on a connection (`Connection+Streaming.swift`): the body bytes
-/// decoded but not yet given to the stream, and where the exchange stands. Confined to the
-/// connection's loop, except `body`, which one worker uses while `busy` (hence `@unchecked
-/// Sendable`: the closures that carry a piece of work there and back hold it).
+/// decoded but not yet handed to the stream, and where the exchange stands. Confined to the
+/// connection's loop; what the pieces of work use is in `side` (hence `@unchecked Sendable`: the
+/// closures that carry a piece to a worker and back hold the exchange).
 final class StreamExchange: @unchecked Sendable {
     let request: HTTPRequest
     var context: ResponseContext
     /// Chunked framing (HTTP/1.1); an HTTP/1.0 answer is unframed and ends with the connection.
     let chunked: Bool
-    /// The handler's reader, once `openStream` said `.stream`.
-    var body: (any HTTPBodyStream)?
+    /// The stream and its unused bytes, used by one piece of work at a time.
+    let side = StreamSide()
+    /// `openStream` said `.stream` (known on the loop once its piece is back).
     var opened = false
-    /// Decoded body bytes not yet received by the stream (at most about `window`).
+    /// The finishing piece has been handed out.
+    var finishing = false
+    /// Decoded body bytes not yet handed to a piece (at most about `window`).
     var input: [UInt8] = []
+    /// Bytes handed to pieces and not yet reported used (including the stream side's carry).
+    var bytesInFlight = 0
+    var piecesInFlight = 0
+    /// Inline mode: the loop yielded to its other connections before the next piece.
+    var yielding = false
     /// For a `Content-Encoding: gzip` body.
     let inflater: StreamInflater?
     var bodyEnded = false
@@ -21,16 +29,18 @@ final class StreamExchange: @unchecked Sendable {
     var failure: HTTPError?
     /// The stream wants no more body.
     var stopped = false
-    /// A piece of work is on a worker, or (inline) the loop yielded before the next one.
-    var busy = false
 
-    /// Body bytes held per connection before it stops reading: the memory of a stream, with one
-    /// read's worth of raw bytes and the connection's queued answer (`maxQueuedResponseBytes`).
+    /// Body bytes held per connection before it stops reading (and as many more handed to the
+    /// worker): with one read's worth of raw bytes and the connection's queued answer
+    /// (`maxQueuedResponseBytes`), the memory of a stream.
     static let window = 128 << 10
     /// One piece of work ends after this much time, or this much answer, whichever comes first.
     static let inlineBudgetNanos: UInt64 = 1_000_000
     static let poolBudgetNanos: UInt64 = 5_000_000
     static let sliceAnswerBytes = 128 << 10
+    /// Pieces queued on the worker at once: the next is there when one ends, so the worker does
+    /// not wait for the loop between pieces (it runs them in order, one at a time).
+    static let poolPieces = 2
 
     init(request: HTTPRequest, context: ResponseContext, gzip: Bool) {
         self.request = request
@@ -45,6 +55,9 @@ final class StreamExchange: @unchecked Sendable {
             || (inflater.map { $0.pendingInput >= Self.window } ?? false)
     }
 
+    /// A piece of work is out (or the loop yielded): the stream is busy.
+    var busy: Bool { piecesInFlight > 0 || yielding }
+
     /// Inflates what the window has room for; a corrupt or truncated gzip body is a failure.
     func refill() {
         guard let inflater, failure == nil, !stopped else { return }
@@ -58,28 +71,51 @@ final class StreamExchange: @unchecked Sendable {
         }
     }
 
-    /// What the stream is to do next, if anything.
-    func nextWork() -> StreamWork? {
-        if !opened { return .open(request) }
-        if let failure { return .finish(.failed(failure)) }
-        if stopped { return .finish(.stopped) }
-        if !input.isEmpty {
+    /// The next piece of work, if one may go out now with `maxPieces` out at once (taken from
+    /// the exchange's state unless `peek`).
+    func nextWork(maxPieces: Int, peek: Bool = false) -> StreamWork? {
+        if yielding || finishing { return nil }
+        if !opened {
+            if piecesInFlight > 0 { return nil }
+            return .open(request)
+        }
+        if failure != nil || stopped {
+            if piecesInFlight > 0 { return nil }
+            if !peek { finishing = true }
+            return .finish(failure.map { .failed($0) } ?? .stopped)
+        }
+        if piecesInFlight >= maxPieces { return nil }
+        if !input.isEmpty && bytesInFlight < Self.window {
             let chunk = input
-            input = []
+            if !peek {
+                input = []
+                bytesInFlight += chunk.count
+            }
             return .receive(chunk)
         }
-        if bodyEnded && (inflater.map { $0.ended } ?? true) { return .finish(.complete) }
+        if piecesInFlight > 0 { return nil }
+        if bytesInFlight > 0 { return .receive([]) }  // the stream side's carry
+        if bodyEnded && input.isEmpty && (inflater.map { $0.ended } ?? true) {
+            if !peek { finishing = true }
+            return .finish(.complete)
+        }
         return nil
     }
+}
 
-    var hasWork: Bool {
-        !opened || failure != nil || stopped || !input.isEmpty || (bodyEnded && (inflater.map { $0.ended } ?? true))
-    }
+/// The stream and the bytes it has not used yet ("carry"): used by one piece of work at a time,
+/// on the worker in `.pool` mode (its serial queue runs the pieces in order), on the loop in
+/// `.inline` mode.
+final class StreamSide: @unchecked Sendable {
+    var body: (any HTTPBodyStream)?
+    var carry: [UInt8] = []
+    var stopped = false
 }
 
 /// One piece of a stream's work.
 enum StreamWork {
     case open(HTTPRequest)
+    /// New body bytes (after the carry), or none: go on with the carry.
     case receive([UInt8])
     case finish(HTTPStreamEnd)
 }
@@ -87,44 +123,58 @@ enum StreamWork {
 /// What a piece of work came to, back on the loop.
 enum StreamResult {
     case opened(HTTPStreamOpening)
-    /// `chunk` is the input given; `consumed` of it was used (the rest goes back first in line).
-    case received(answer: [UInt8], consumed: Int, chunk: [UInt8], wantsMore: Bool)
+    /// `consumed`: bytes used, of the carry and the piece's bytes.
+    case received(answer: [UInt8], consumed: Int, wantsMore: Bool)
     case finished(answer: [UInt8], trailers: HTTPHeaders)
 }
 
-/// A piece of work as it travels to a worker: the handler and the stream are used there, by one
-/// thread at a time (the exchange is `busy` meanwhile), hence `@unchecked Sendable`.
+/// A piece of work as it travels to a worker (or runs on the loop).
 struct StreamJob: @unchecked Sendable {
     let handler: any HTTPStreamingHandler
-    let body: (any HTTPBodyStream)?
+    let side: StreamSide
     let work: StreamWork
     let budgetNanos: UInt64
 
     func run() -> StreamResult {
         switch work {
         case .open(let request):
-            return .opened(handler.openStream(request))
+            let opening = handler.openStream(request)
+            if case .stream(_, let body) = opening { side.body = body }
+            return .opened(opening)
         case .finish(let end):
             var out: [UInt8] = []
-            let trailers = body?.finish(end, into: &out) ?? [:]
+            let trailers = side.body?.finish(end, into: &out) ?? [:]
+            side.body = nil
+            side.carry = []
             return .finished(answer: out, trailers: trailers)
         case .receive(let chunk):
-            guard let body else { return .received(answer: [], consumed: chunk.count, chunk: chunk, wantsMore: false) }
+            guard let body = side.body, !side.stopped else {
+                side.carry = []
+                return .received(answer: [], consumed: 0, wantsMore: false)
+            }
+            var data = chunk
+            if !side.carry.isEmpty {
+                data = side.carry + chunk
+                side.carry = []
+            }
             var out: [UInt8] = []
             var used = 0
-            var wantsMore = true
             let start = DispatchTime.now().uptimeNanoseconds
-            chunk.withUnsafeBytes { bytes in
+            data.withUnsafeBytes { bytes in
                 while used < bytes.count {
                     let n = body.receive(UnsafeRawBufferPointer(rebasing: bytes[used...]), into: &out)
                     // A stream that takes nothing would be offered the same bytes forever.
                     used = n > 0 ? min(bytes.count, used + n) : bytes.count
-                    if !body.wantsMore { wantsMore = false; break }
+                    if !body.wantsMore { break }
                     if out.count >= StreamExchange.sliceAnswerBytes || DispatchTime.now().uptimeNanoseconds - start >= budgetNanos { break }
                 }
             }
-            if !body.wantsMore { wantsMore = false }
-            return .received(answer: out, consumed: used, chunk: chunk, wantsMore: wantsMore)
+            if !body.wantsMore {
+                side.stopped = true
+            } else if used < data.count {
+                side.carry = Array(data[used...])
+            }
+            return .received(answer: out, consumed: used, wantsMore: !side.stopped)
         }
     }
 }
