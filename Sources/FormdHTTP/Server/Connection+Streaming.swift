@@ -49,7 +49,7 @@ extension Connection {
     func streamStep() {
         guard let stream, !closed, !lingering else { return }
         loop.writeStaging.removeAll(keepingCapacity: true)
-        if !stream.blocksParsing && !closeAfterFlush && streamOutputHasRoom {
+        if !stream.blocksParsing && !closeAfterFlush && !outputFull {
             if !pending.isEmpty {
                 parsePending()
             } else if parser.phase == .body {
@@ -166,7 +166,11 @@ extension Connection {
     func streamInterest(_ stream: StreamExchange) -> UInt32 {
         var want: UInt32 = 0
         if !unsent.isEmpty { want |= Readiness.writable }
-        if !closeAfterFlush && !peerEOF && !stream.blocksParsing && streamOutputHasRoom { want |= Readiness.readable }
+        // `pending` holds what could not be parsed yet (the loop's share of queued answers may be
+        // spent): at most a read or two, then reading waits.
+        if !closeAfterFlush && !peerEOF && !stream.blocksParsing && streamOutputHasRoom && pending.count < 1 << 16 {
+            want |= Readiness.readable
+        }
         if let tls {
             if tls.writeNeedsReadable && !unsent.isEmpty { want = (want & ~Readiness.writable) | Readiness.readable }
             if tls.readNeedsWritable { want |= Readiness.writable }
