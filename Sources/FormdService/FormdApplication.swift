@@ -44,7 +44,8 @@ package final class FormdApplication: @unchecked Sendable {
         service = FormRoutes(
             registry: registry, metrics: metrics, logger: logger, maxChanged: c.maxChanged, corsAllowedOrigins: c.corsAllowedOrigins, uiEnabled: c.uiEnabled,
             htmlSuccessURL: c.htmlSuccessURL, htmlErrorURL: c.htmlErrorURL,
-            maxBatchLines: c.maxBatchLines, maxBatchAnswerBytes: c.maxBatchAnswerBytes, batchSeconds: c.batchSeconds)
+            maxBatchLines: c.maxBatchLines, maxBatchLineBytes: c.maxBatchLineBytes, maxBatchBytes: c.maxBatchBytes,
+            batchSeconds: c.batchSeconds)
         var h = c.http
         let threads = c.threads(cores: ProcessInfo.processInfo.activeProcessorCount)
         h.ioThreads = threads.io

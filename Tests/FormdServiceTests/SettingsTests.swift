@@ -80,7 +80,8 @@ struct SettingsTests {
         c.maxInstances = 5
         c.maxTextBytes = 128
         c.maxBatchLines = 7
-        c.maxBatchAnswerBytes = 8192
+        c.maxBatchLineBytes = 8192
+        c.maxBatchBytes = 65536
         c.batchSeconds = 2.5
         c.http.headerTimeout = 1.5
         c.http.bodyTimeout = 2

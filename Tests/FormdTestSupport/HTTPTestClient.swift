@@ -87,6 +87,13 @@ public final class HTTPTestClient: @unchecked Sendable {
                     headers.fields.append((String(l[..<c]), String(l[l.index(after: c)...]).trimmingCharacters(in: .whitespaces)))
                 }
                 let noBody = forHEAD || status == 304 || status == 204 || (100..<200).contains(status)
+                if !noBody, headers["transfer-encoding"]?.lowercased() == "chunked" {
+                    buffer.removeFirst(r.upperBound)
+                    var body: [UInt8] = []
+                    var trailers = TestHeaders()
+                    while let chunk = try readChunk(trailers: &trailers) { body += chunk }
+                    return TestResponse(status: status, headers: headers, body: body, trailers: trailers)
+                }
                 let length = noBody ? 0 : (headers["content-length"].flatMap { Int($0) } ?? 0)
                 while buffer.count < r.upperBound + length { try fill() }
                 let body = Array(buffer[r.upperBound..<(r.upperBound + length)])
@@ -95,6 +102,64 @@ public final class HTTPTestClient: @unchecked Sendable {
             }
             try fill()
         }
+    }
+
+    /// Reads a response's head only (for a chunked answer read piece by piece with `readChunk`).
+    public func readHead() throws -> TestResponse {
+        while true {
+            if let r = buffer.firstRange(of: [13, 10, 13, 10]) {
+                let headText = String(decoding: buffer[..<r.lowerBound], as: UTF8.self)
+                var lines = headText.components(separatedBy: "\r\n")
+                let statusLine = lines.removeFirst().split(separator: " ")
+                guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw HarnessError("bad status line: \(headText)") }
+                var headers = TestHeaders()
+                for l in lines {
+                    guard let c = l.firstIndex(of: ":") else { continue }
+                    headers.fields.append((String(l[..<c]), String(l[l.index(after: c)...]).trimmingCharacters(in: .whitespaces)))
+                }
+                buffer.removeFirst(r.upperBound)
+                return TestResponse(status: status, headers: headers, body: [])
+            }
+            try fill()
+        }
+    }
+
+    /// The next chunk of a chunked answer whose head was read; nil after the last chunk, whose
+    /// trailer fields go to `trailers`.
+    public func readChunk(trailers: inout TestHeaders) throws -> [UInt8]? {
+        func line() throws -> String {
+            while true {
+                if let r = buffer.firstRange(of: [13, 10]) {
+                    let text = String(decoding: buffer[..<r.lowerBound], as: UTF8.self)
+                    buffer.removeFirst(r.upperBound)
+                    return text
+                }
+                try fill()
+            }
+        }
+        let sizeLine = try line()
+        guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else { throw HarnessError("bad chunk size line: \(sizeLine)") }
+        if size == 0 {
+            while true {
+                let t = try line()
+                if t.isEmpty { return nil }
+                if let c = t.firstIndex(of: ":") {
+                    trailers.fields.append((String(t[..<c]), String(t[t.index(after: c)...]).trimmingCharacters(in: .whitespaces)))
+                }
+            }
+        }
+        while buffer.count < size + 2 { try fill() }
+        let chunk = Array(buffer[..<size])
+        guard buffer[size] == 13, buffer[size + 1] == 10 else { throw HarnessError("no CRLF after a chunk") }
+        buffer.removeFirst(size + 2)
+        return chunk
+    }
+
+    /// Everything until the server closes (an unframed HTTP/1.0 answer).
+    public func readToEnd() -> [UInt8] {
+        while (try? fill()) != nil {}
+        defer { buffer = [] }
+        return buffer
     }
 
     /// One response, or nil when the connection ends (or times out) first: for tests that expect

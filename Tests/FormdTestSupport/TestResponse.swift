@@ -5,11 +5,14 @@ public struct TestResponse: CustomStringConvertible, Sendable {
     public var status: Int
     public var headers: TestHeaders
     public var body: [UInt8]
+    /// Trailer fields of a chunked answer.
+    public var trailers: TestHeaders
 
-    public init(status: Int, headers: TestHeaders, body: [UInt8]) {
+    public init(status: Int, headers: TestHeaders, body: [UInt8], trailers: TestHeaders = TestHeaders()) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.trailers = trailers
     }
 
     /// The first value of a header, by case-insensitive name.

@@ -17,6 +17,14 @@ struct HTTPParser {
         case request(HTTPRequest, keepAlive: Bool)
         /// Answer with this error; close afterwards when `close`.
         case error(HTTPError, close: Bool)
+        /// A head the `claims` test took as a stream (`HTTPStreamingHandler`): its body follows as
+        /// `bodyPart`s (de-chunked, not inflated: `gzip` says whether it is gzipped) and one
+        /// `bodyEnd`. `sendContinue`: the client waits for `100 Continue`.
+        case streamHead(HTTPRequest, keepAlive: Bool, sendContinue: Bool, gzip: Bool)
+        /// Body bytes of a streamed request: these indexes of the buffer just presented.
+        case bodyPart(Range<Int>)
+        /// The streamed request's body is complete (trailers read); the parser is idle again.
+        case bodyEnd
     }
 
     /// What the parser is waiting for; drives the connection's timeouts.
@@ -24,6 +32,8 @@ struct HTTPParser {
 
     let maxBodyBytes: Int
     let maxHeaderBytes: Int
+    /// Whether a parsed head is taken as a stream (nil: never; see `HTTPStreamingHandler`).
+    let claims: (@Sendable (HTTPRequest) -> Bool)?
 
     private(set) var phase: Phase = .idle
     // head scanning state (offsets into the presented buffer, which starts at the head)
@@ -37,6 +47,8 @@ struct HTTPParser {
     private var bodyState = BodyState.none
     private var body: [UInt8] = []
     private var trailerBytes = 0
+    /// The current request is a stream: its body goes out as `bodyPart`s, unbounded here.
+    private var streaming = false
 
     private enum BodyState {
         case none
@@ -47,9 +59,10 @@ struct HTTPParser {
         case trailers
     }
 
-    init(maxBodyBytes: Int, maxHeaderBytes: Int) {
+    init(maxBodyBytes: Int, maxHeaderBytes: Int, claims: (@Sendable (HTTPRequest) -> Bool)? = nil) {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
+        self.claims = claims
     }
 
     /// Parses from the start of `buf`. Returns the event and how many bytes of `buf` are consumed.
@@ -332,7 +345,11 @@ struct HTTPParser {
             chunked = true
         }
         if minor == 1 && hostCount != 1 || hostCount > 1 { return .badRequest("Exactly one Host header is required.") }
-        if clTooLarge || (contentLength ?? 0) > maxBodyBytes { return .bodyTooLarge }
+        if clTooLarge { return .bodyTooLarge }
+        let head = HTTPRequest(method: method, target: target, versionMinor: minor, headers: headers, body: [], requestID: "")
+        // A stream's body is not bounded here: its handler reads it piece by piece and keeps its own limits.
+        streaming = claims?(head) ?? false
+        if !streaming && (contentLength ?? 0) > maxBodyBytes { return .bodyTooLarge }
 
         gzipBody = false
         for ce in contentEncoding {
@@ -344,7 +361,7 @@ struct HTTPParser {
             }
         }
 
-        request = HTTPRequest(method: method, target: target, versionMinor: minor, headers: headers, body: [], requestID: "")
+        request = head
         keepAlive = minor == 1 ? !connClose : (connKeepAlive && !connClose)
         if chunked {
             bodyState = .chunkSize
@@ -360,6 +377,16 @@ struct HTTPParser {
     private var expectContinue = false
 
     private mutating func afterHead(_ buf: UnsafeBufferPointer<UInt8>, headEnd: Int) -> (Event, consumed: Int) {
+        if streaming {
+            phase = .body
+            var hasBody = true
+            if case .none = bodyState { hasBody = false }
+            let event = Event.streamHead(request, keepAlive: keepAlive, sendContinue: expectContinue && hasBody, gzip: gzipBody)
+            expectContinue = false
+            gzipBody = false
+            request = HTTPRequest(method: "", target: "")
+            return (event, headEnd)
+        }
         if case .none = bodyState { return finish(consumed: headEnd) }
         phase = .body
         body = []
@@ -383,9 +410,19 @@ struct HTTPParser {
         while true {
             switch bodyState {
             case .none:
+                if streaming {
+                    streaming = false
+                    phase = .idle
+                    return (.bodyEnd, i)
+                }
                 return finish(consumed: i)
             case .length(let remaining):
                 let take = min(remaining, n - i)
+                if streaming {
+                    bodyState = take == remaining ? .none : .length(remaining: remaining - take)
+                    if take > 0 { return (.bodyPart(i..<(i + take)), i + take) }
+                    return (.needMore, i)
+                }
                 if take > 0 {
                     if body.isEmpty { body.reserveCapacity(min(remaining, 65536)) }
                     body.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<(i + take)]))
@@ -414,11 +451,16 @@ struct HTTPParser {
                 if size == 0 {
                     bodyState = .trailers
                 } else {
-                    if size > maxBodyBytes - body.count { return (fail(.bodyTooLarge), i) }
+                    if !streaming && size > maxBodyBytes - body.count { return (fail(.bodyTooLarge), i) }
                     bodyState = .chunkData(remaining: size)
                 }
             case .chunkData(let remaining):
                 let take = min(remaining, n - i)
+                if streaming {
+                    bodyState = take == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - take)
+                    if take > 0 { return (.bodyPart(i..<(i + take)), i + take) }
+                    return (.needMore, i)
+                }
                 if take > 0 {
                     body.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<(i + take)]))
                     i += take

@@ -84,6 +84,17 @@ final class ResponseEncoder {
                 gzipped = true
             }
         }
+        appendHead(response, status: status, gzipped: gzipped, length: noBody ? nil : body.count, chunked: false, ctx, into: &out)
+        if !noBody && !ctx.isHead { out.append(contentsOf: body) }
+    }
+
+    /// Status line and header fields, through the empty line: `Content-Length: length` when
+    /// given, else `Transfer-Encoding: chunked` when `chunked`, else neither.
+    @inline(__always)
+    private func appendHead(
+        _ response: HTTPResponse, status: Int, gzipped: Bool, length: Int?, chunked: Bool, _ ctx: ResponseContext,
+        into out: inout [UInt8]
+    ) {
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendInt(status, &out)
         out.append(32)
@@ -118,10 +129,12 @@ final class ResponseEncoder {
             out.append(contentsOf: "Content-Encoding: gzip\r\n".utf8)
             if !hasVary { out.append(contentsOf: "Vary: Accept-Encoding\r\n".utf8) }
         }
-        if !noBody {
+        if let length {
             out.append(contentsOf: "Content-Length: ".utf8)
-            appendInt(body.count, &out)
+            appendInt(length, &out)
             out.append(contentsOf: "\r\n".utf8)
+        } else if chunked {
+            out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
         }
         out.append(contentsOf: dateLine)
         if !hasServer {
@@ -138,7 +151,46 @@ final class ResponseEncoder {
             out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
         out.append(contentsOf: "\r\n".utf8)
-        if !noBody && !ctx.isHead { out.append(contentsOf: body) }
+    }
+
+    /// The head of a streamed answer (`HTTPStreamOpening.stream`): chunked for HTTP/1.1, unframed
+    /// for HTTP/1.0 (whose connection then closes at the end); never gzipped.
+    func encodeStreamHead(_ response: HTTPResponse, _ ctx: ResponseContext, into out: inout [UInt8]) {
+        refreshDate()
+        appendHead(response, status: response.status, gzipped: false, length: nil, chunked: ctx.versionMinor == 1, ctx, into: &out)
+    }
+
+    /// One chunk of a streamed answer (nothing for no bytes: an empty chunk would end it).
+    static func appendChunk(_ bytes: [UInt8], chunked: Bool, into out: inout [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        if chunked {
+            appendHex(bytes.count, &out)
+            out.append(13)
+            out.append(10)
+            out.append(contentsOf: bytes)
+            out.append(13)
+            out.append(10)
+        } else {
+            out.append(contentsOf: bytes)
+        }
+    }
+
+    /// The last chunk and the trailer fields (RFC 9112 §7.1.2), with the same hygiene as heads.
+    static func appendLastChunk(trailers: HTTPHeaders, into out: inout [UInt8]) {
+        out.append(contentsOf: "0\r\n".utf8)
+        for (name, value) in trailers.fields {
+            if name.utf8.contains(where: { $0 < 0x20 }) || value.utf8.contains(where: { $0 < 0x20 && $0 != 9 }) { continue }
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: value.utf8)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    private static func appendHex(_ v: Int, _ out: inout [UInt8]) {
+        let digits = Array(String(v, radix: 16).utf8)
+        out.append(contentsOf: digits)
     }
 
     private func appendInt(_ v: Int, _ out: inout [UInt8]) {

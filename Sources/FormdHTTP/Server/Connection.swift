@@ -17,13 +17,13 @@ final class Connection: @unchecked Sendable {
     /// when it closes.
     let loop: EventLoop
     /// nil for plain HTTP (the fast path: every TLS branch below is one nil check).
-    private var tls: TLSConnection?
-    private var parser: HTTPParser
-    private var pending: [UInt8] = []
+    var tls: TLSConnection?
+    var parser: HTTPParser
+    var pending: [UInt8] = []
     /// Output the socket did not take; its size is counted in `loop.queuedBytes` (by hand: a
     /// `didSet` would copy the array on every append).
-    private var unsent: [UInt8] = []
-    private var unsentOffset = 0
+    var unsent: [UInt8] = []
+    var unsentOffset = 0
     /// When the current phase times out (monotonic ms); checked by the loop's sweep.
     var deadline: Int64
     /// Phase the current `deadline` belongs to (see `updateDeadline`). A fresh connection starts
@@ -32,16 +32,18 @@ final class Connection: @unchecked Sendable {
     private var timerState = TimerState.head
     private var interest = Readiness.readable
     private(set) var closed = false
-    private var inFlight = false
-    private var closeAfterFlush = false
-    private var lingering = false
-    private var peerEOF = false
+    var inFlight = false
+    var closeAfterFlush = false
+    var lingering = false
+    var peerEOF = false
+    /// The streamed request in progress (`Connection+Streaming.swift`), nil for ordinary ones.
+    var stream: StreamExchange?
 
     init(fd: Int32, loop: EventLoop, tls: TLSConnection? = nil) {
         self.fd = fd
         self.loop = loop
         self.tls = tls
-        parser = HTTPParser(maxBodyBytes: loop.config.maxBodyBytes, maxHeaderBytes: loop.config.maxHeaderBytes)
+        parser = HTTPParser(maxBodyBytes: loop.config.maxBodyBytes, maxHeaderBytes: loop.config.maxHeaderBytes, claims: loop.streamClaim)
         deadline = loop.now + Int64(loop.config.headerTimeout * 1000)
     }
 
@@ -80,6 +82,10 @@ final class Connection: @unchecked Sendable {
             if n == 0 { close() }
             return  // discard: we are only waiting for the client to see our last response
         }
+        if stream != nil {
+            streamReceived(n)
+            return
+        }
         if n == 0 {
             peerEOF = true
             if !inFlight && unsent.isEmpty { close() } else { updateInterest() }
@@ -106,12 +112,13 @@ final class Connection: @unchecked Sendable {
         }
         flushStaging()
         parseWhileDrained()
+        if stream != nil { streamStep() }
     }
 
     /// Pipelined requests left in `pending` because the answers reached the back-pressure bound:
     /// when the socket took all of them, go on (no readiness event would come for bytes we
     /// already hold).
-    private func parseWhileDrained() {
+    func parseWhileDrained() {
         while !closed && !lingering && unsent.isEmpty && !inFlight && !closeAfterFlush && !peerEOF && !pending.isEmpty {
             let before = pending.count
             loop.writeStaging.removeAll(keepingCapacity: true)
@@ -123,12 +130,12 @@ final class Connection: @unchecked Sendable {
 
     /// Whether this connection's answers so far are enough for now: its own bound, or the
     /// loop's share of the total once it has an answer waiting (so nobody starves).
-    private var outputFull: Bool {
+    var outputFull: Bool {
         let mine = loop.writeStaging.count + unsent.count - unsentOffset
         return mine >= loop.config.maxQueuedResponseBytes || (mine > 0 && loop.queuedBytes + loop.writeStaging.count > loop.queuedBudget)
     }
 
-    private func parsePending() {
+    func parsePending() {
         guard !pending.isEmpty else { return }
         let used = pending.withUnsafeBufferPointer { parse($0) }
         if closeAfterFlush || used == pending.count {
@@ -140,10 +147,10 @@ final class Connection: @unchecked Sendable {
 
     /// Runs the parser over `buf`, answering requests into the loop's staging buffer.
     /// Never closes the connection itself (it may run inside `pending`'s buffer access).
-    private func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
+    func parse(_ buf: UnsafeBufferPointer<UInt8>) -> Int {
         var off = 0
         let config = loop.config
-        while !inFlight && !closeAfterFlush && !outputFull {
+        while !inFlight && !closeAfterFlush && !outputFull && !(stream?.blocksParsing ?? false) {
             let (event, used) = parser.next(UnsafeBufferPointer(rebasing: buf[off...]))
             off += used
             switch event {
@@ -170,7 +177,19 @@ final class Connection: @unchecked Sendable {
                     inFlight = true
                     loop.submit(PoolJob(connection: self, request: request, context: ctx))
                 }
+            case .streamHead(var request, let keepAlive, let sendContinue, let gzip):
+                request.requestID = loop.requestIDs.id(from: request.headers)
+                beginStream(request, keepAlive: keepAlive, sendContinue: sendContinue, gzip: gzip)
+            case .bodyPart(let range):
+                streamBody(UnsafeBufferPointer(rebasing: buf[(off - range.count)..<off]))
+            case .bodyEnd:
+                stream?.bodyEnded = true
             case .error(let error, let close):
+                if let stream {
+                    // The answer's head may be out: the stream ends its answer in its own format.
+                    if stream.failure == nil { stream.failure = error }
+                    return off
+                }
                 loop.handler.rejected(status: error.status)
                 let ctx = ResponseContext(requestID: loop.requestIDs.next(), close: close || loop.draining)
                 loop.encoder.encode(error.response, ctx, into: &loop.writeStaging)
@@ -191,11 +210,12 @@ final class Connection: @unchecked Sendable {
         if ctx.close { closeAfterFlush = true } else if !peerEOF { parsePending() }
         flushStaging()
         parseWhileDrained()
+        if stream != nil { streamStep() }
     }
 
     // MARK: output
 
-    private func flushStaging() {
+    func flushStaging() {
         let staging = loop.writeStaging
         if !staging.isEmpty {
             if unsent.isEmpty {
@@ -207,6 +227,12 @@ final class Connection: @unchecked Sendable {
                     loop.queuedBytes += unsent.count
                 }
             } else {
+                // A long stream of answers may never drain completely: drop what is sent.
+                if unsentOffset >= 1 << 16 && unsentOffset >= unsent.count / 2 {
+                    unsent.removeFirst(unsentOffset)
+                    loop.queuedBytes -= unsentOffset
+                    unsentOffset = 0
+                }
                 unsent.append(contentsOf: staging)
                 loop.queuedBytes += staging.count
             }
@@ -215,12 +241,13 @@ final class Connection: @unchecked Sendable {
         afterOutput()
     }
 
-    private func onWritable() {
+    func onWritable() {
         if !unsent.isEmpty {
             let written = unsent.withUnsafeBytes { writeSome(UnsafeRawBufferPointer(rebasing: $0[unsentOffset...])) }
             if written < 0 { close(); return }
             unsentOffset += written
             if unsentOffset < unsent.count {
+                if stream != nil { streamStep(); return }
                 if tls?.writeNeedsReadable == true { updateInterest() }
                 return
             }
@@ -228,6 +255,7 @@ final class Connection: @unchecked Sendable {
             unsent = []
             unsentOffset = 0
         }
+        if stream != nil { streamStep(); return }
         if !closeAfterFlush && !inFlight && !peerEOF && !pending.isEmpty {
             loop.writeStaging.removeAll(keepingCapacity: true)
             parsePending()
@@ -256,7 +284,7 @@ final class Connection: @unchecked Sendable {
         if closed { return }
         if unsent.isEmpty {
             if closeAfterFlush && !lingering { startLingering(); return }
-            if peerEOF && !inFlight { close(); return }
+            if peerEOF && !inFlight && stream == nil { close(); return }
             if loop.draining && isIdle { close(); return }
         }
         updateInterest()
@@ -275,7 +303,8 @@ final class Connection: @unchecked Sendable {
         updateInterest()
     }
 
-    private func updateInterest() {
+    func updateInterest() {
+        if let stream { setInterest(streamInterest(stream)); return }
         var want: UInt32 = 0
         if !unsent.isEmpty {
             want = Readiness.writable
@@ -292,14 +321,14 @@ final class Connection: @unchecked Sendable {
         setInterest(want)
     }
 
-    private func setInterest(_ want: UInt32) {
+    func setInterest(_ want: UInt32) {
         if want != interest {
             interest = want
             loop.setInterest(fd, want)
         }
     }
 
-    private var isIdle: Bool { parser.phase == .idle && pending.isEmpty && unsent.isEmpty && !inFlight }
+    var isIdle: Bool { parser.phase == .idle && pending.isEmpty && unsent.isEmpty && !inFlight && stream == nil }
 
     // MARK: TLS
 
@@ -355,7 +384,9 @@ final class Connection: @unchecked Sendable {
     private func updateDeadline() {
         if lingering { return }
         let state: TimerState
-        if inFlight || !unsent.isEmpty {
+        if stream != nil && unsent.isEmpty {
+            state = .streaming
+        } else if inFlight || !unsent.isEmpty {
             state = .answering
         } else {
             switch parser.phase {
@@ -370,7 +401,7 @@ final class Connection: @unchecked Sendable {
         if state != timerState || state.movesWithActivity {
             timerState = state
             let c = loop.config
-            let seconds = state == .head ? c.headerTimeout : state == .body ? c.bodyTimeout : c.idleTimeout
+            let seconds = state == .head ? c.headerTimeout : state == .body || state == .streaming ? c.bodyTimeout : c.idleTimeout
             deadline = loop.now + Int64(seconds * 1000)
         }
     }
@@ -387,14 +418,17 @@ final class Connection: @unchecked Sendable {
         case answering
         /// The parser refused the stream; the connection is closing.
         case dead
+        /// A streamed request waits for body bytes (`timeouts.body_seconds` without one).
+        case streaming
 
-        /// Idle and answering deadlines restart on activity; head and body ones do not.
-        var movesWithActivity: Bool { self == .idle || self == .answering }
+        /// Idle, answering and streaming deadlines restart on activity; head and body ones do not.
+        var movesWithActivity: Bool { self == .idle || self == .answering || self == .streaming }
     }
 
     func deadlinePassed() {
         if closed { return }
         if lingering { close(); return }
+        if stream != nil { streamDeadlinePassed(); return }
         if inFlight { deadline = loop.now + Int64(loop.config.idleTimeout * 1000); return }
         if !unsent.isEmpty { close(); return }  // the client stopped reading
         if parser.phase == .dead || isIdle || peerEOF { close(); return }  // keep-alive idle: silent
@@ -427,6 +461,7 @@ final class Connection: @unchecked Sendable {
         }
         loop.closeSocket(fd)
         pending = []
+        stream = nil
         loop.queuedBytes -= unsent.count
         unsent = []
         loop.remove(self)

@@ -20,6 +20,10 @@ final class EventLoop: @unchecked Sendable {
     let server: HTTPServer
     let config: HTTPServerConfiguration
     let handler: any HTTPHandler
+    /// The handler, when it takes some requests as streams (`HTTPStreamingHandler`).
+    let streamingHandler: (any HTTPStreamingHandler)?
+    /// Its `streams(_:)`, for each connection's parser (nil: no request is a stream).
+    let streamClaim: (@Sendable (HTTPRequest) -> Bool)?
     let encoder: ResponseEncoder
     let requestIDs: RequestIDs
     let kind: EventQueueKind
@@ -89,6 +93,13 @@ final class EventLoop: @unchecked Sendable {
         self.server = server
         self.config = config
         self.handler = handler
+        let streaming = handler as? any HTTPStreamingHandler
+        streamingHandler = streaming
+        if let streaming {
+            streamClaim = { @Sendable request in streaming.streams(request) }
+        } else {
+            streamClaim = nil
+        }
         self.encoder = ResponseEncoder(serverName: config.serverName, compressionMinBytes: config.compressionMinBytes)
         self.requestIDs = RequestIDs(loopIndex: index)
         encoder.gzipCache = server.gzipCache

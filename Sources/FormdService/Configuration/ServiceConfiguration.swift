@@ -34,9 +34,10 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var maxFileBytes = DefinitionFile.defaultMaxBytes
     /// The most ids an evaluate request's `changed` may list.
     package var maxChanged = FormRoutes.defaultMaxChanged
-    /// Batch validation (API.md §4.2): lines per request, answer bytes, seconds.
+    /// Batch validation (API.md §4.2): lines, bytes per line and in all, seconds.
     package var maxBatchLines = FormRoutes.defaultMaxBatchLines
-    package var maxBatchAnswerBytes = FormRoutes.defaultMaxBatchAnswerBytes
+    package var maxBatchLineBytes = FormRoutes.defaultMaxBatchLineBytes
+    package var maxBatchBytes = FormRoutes.defaultMaxBatchBytes
     package var batchSeconds = FormRoutes.defaultBatchSeconds
     /// The longest text a text formula may produce (UTF-8 bytes).
     package var maxTextBytes = EvaluationOptions.defaultMaxTextBytes

@@ -70,13 +70,12 @@ enum OpenAPIDocument {
             "summary": "Check many submissions: one values object a line in, one validate answer a line out, in order",
             "requestBody": {
               "required": false,
-              "content": {"application/x-ndjson": {"schema": {"description": "Text: one JSON values object a line (at most limits.max_batch_lines lines). Any text is accepted: a line that is not a values object is answered in place with a problem."}}}
+              "content": {"application/x-ndjson": {"schema": {"description": "Text: one JSON values object a line, streamed (not bounded by limits.max_body_bytes; at most limits.max_batch_lines lines, limits.max_batch_bytes bytes and timeouts.batch_seconds). Any text is accepted: a line that is not a values object is answered in place with a problem."}}}
             },
             "responses": {
-              "200": {"description": "One line per input line: its validate answer, or a problem object with line, type, title, status and detail for a line that is not a values object, or that the batch's limits left unvalidated", "headers": {"Formd-Batch-Counts": {"schema": {"type": "string"}, "description": "valid=N, invalid=N, problems=N"}}, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+              "200": {"description": "Streamed (Transfer-Encoding: chunked): one line per input line, in order, each sent as it is made: its validate answer, or a problem object with line, type, title, status and detail for a line that is not a values object. Past a batch limit, or when the body does not arrive whole, the last line is one problem naming the first line not validated. The counts come as the trailer Formd-Batch-Counts: valid=N, invalid=N, problems=N", "headers": {"Trailer": {"schema": {"type": "string"}, "description": "Formd-Batch-Counts"}}, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
               "404": {"$ref": "#/components/responses/HTTPError"},
               "412": {"$ref": "#/components/responses/HTTPError"},
-              "413": {"$ref": "#/components/responses/HTTPError"},
               "415": {"$ref": "#/components/responses/HTTPError"}
             }
           }

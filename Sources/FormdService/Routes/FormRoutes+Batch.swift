@@ -1,73 +1,97 @@
 import FormdCore
 import FormdHTTP
 
-/// `POST /forms/{id}/validate/batch` (API.md §4.2): NDJSON in, one validate answer per line out.
-///
-/// formd's HTTP server hands a handler whole request bodies (at most `limits.max_body_bytes`)
-/// and sends whole answers with `Content-Length`, so a batch is bounded, not streamed: the
-/// request is at most `limits.max_body_bytes` and `limits.max_batch_lines` lines, the answer at
-/// most `limits.max_batch_answer_bytes` (lines past it are answered with a short problem), and
-/// the work at most `timeouts.batch_seconds` (likewise). Between the two buffers, each line is
-/// parsed, validated, written and forgotten, so the working memory is one validate's.
-struct BatchLimits: Sendable {
-    var maxLines: Int
-    var maxAnswerBytes: Int
-    var seconds: Double
-}
-
-extension FormRoutes {
-    package static let defaultMaxBatchLines = 10_000
-    package static let defaultMaxBatchAnswerBytes = 32 << 20
-    package static let defaultBatchSeconds = 30.0
+/// `POST /forms/{id}/validate/batch` (API.md §4.2): NDJSON in, one validate answer per line out,
+/// streamed. The server takes the request as a stream (`HTTPStreamingHandler`): its body is read
+/// as it arrives and never bounded by `limits.max_body_bytes`, each line is validated as soon as
+/// it is whole (`BatchStream`), and the answer goes out chunked as it is written, with the counts
+/// in a `Formd-Batch-Counts` trailer. Memory is constant whatever the batch's size.
+extension FormRoutes: HTTPStreamingHandler {
+    package static let defaultMaxBatchLines = 1_000_000
+    package static let defaultMaxBatchLineBytes = 1 << 20
+    package static let defaultMaxBatchBytes = 1 << 30
+    package static let defaultBatchSeconds = 300.0
 
     static let ndjsonTypes: Set<String> = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
+    static let batchTemplate = "/forms/{id}/validate/batch"
 
-    func validateBatch(_ form: Form, _ request: HTTPRequest) -> HTTPResponse {
-        if let failed = preconditionFailed(form, request) { return failed }
+    /// The one streamed route: a POST whose path ends in `/validate/batch`.
+    package func streams(_ request: HTTPRequest) -> Bool {
+        request.method == "POST" && request.path.hasPrefix("/forms/") && request.path.hasSuffix("/validate/batch")
+    }
+
+    package func openStream(_ request: HTTPRequest) -> HTTPStreamOpening {
+        let start = ContinuousClock.now
+        var opening = openBatch(request, start: start, recordsItself: true)
+        if let cors {
+            let origin = request.headers["Origin"].flatMap { cors.allows($0) ? $0 : nil }
+            switch opening {
+            case .respond(var r):
+                if let origin { cors.decorate(&r, origin: origin) }
+                r.headers.add("Vary", "Origin")
+                opening = .respond(r)
+            case .stream(var head, let body):
+                if let origin { cors.decorate(&head, origin: origin) }
+                head.headers.add("Vary", "Origin")
+                opening = .stream(head: head, body: body)
+            }
+        }
+        if case .respond(let r) = opening {
+            metrics.record(route: Self.batchTemplate, status: r.status, duration: ContinuousClock.now - start)
+        }
+        return opening
+    }
+
+    /// The checks of a batch (route, form, `If-Match`, media type), then the stream.
+    /// `recordsItself`: the stream records the request's metrics when it ends.
+    func openBatch(_ request: HTTPRequest, start: ContinuousClock.Instant, recordsItself: Bool) -> HTTPStreamOpening {
+        let parts = request.path.dropFirst("/forms/".count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[1] == "validate", parts[2] == "batch" else {
+            return .respond(Self.notFound("no such resource: \(request.path)"))
+        }
+        guard let form = registry.form(String(parts[0])) else { return .respond(Self.notFound("no form \"\(parts[0])\"")) }
+        if let failed = preconditionFailed(form, request) { return .respond(failed) }
         let type = request.headers["Content-Type"].map(MediaType.essence) ?? ""
         guard Self.ndjsonTypes.contains(type) else {
-            return HTTPError(
+            return .respond(HTTPError(
                 status: 415, slug: "unsupported-media-type",
-                detail: "send application/x-ndjson: one JSON values object a line").response
-        }
-        let body = request.body[...]
-        let count = NDJSONLines.count(body)
-        guard count <= batchLimits.maxLines else {
-            return HTTPError(
-                status: 413, slug: "batch-too-large",
-                detail: "the batch has \(count) lines; at most \(batchLimits.maxLines) are accepted (limits.max_batch_lines)"
-            ).response
+                detail: "send application/x-ndjson: one JSON values object a line").response)
         }
         let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
-        let deadline = ContinuousClock.now + .milliseconds(Int(batchLimits.seconds * 1000))
-        var out: [UInt8] = []
-        out.reserveCapacity(min(batchLimits.maxAnswerBytes, max(4096, body.count * 2)))
-        var counts = BatchCounts()
-        var number = 0
-        var late = false
-        for line in NDJSONLines(body) {
-            number += 1
-            if !late, number % 32 == 0, ContinuousClock.now > deadline { late = true }
-            if late {
-                Form.problemLine(
-                    number, slug: "batch-timeout", status: 503,
-                    detail: "not validated: the batch took longer than timeouts.batch_seconds (\(batchLimits.seconds))", into: &out)
-                counts.add(.problem)
-            } else if out.count >= batchLimits.maxAnswerBytes {
-                Form.problemLine(
-                    number, slug: "batch-answer-too-large", status: 503,
-                    detail: "not validated: the answer passed limits.max_batch_answer_bytes (\(batchLimits.maxAnswerBytes))", into: &out)
-                counts.add(.problem)
-            } else {
-                counts.add(form.batchAnswerLine(line, number: number, locale: locale, into: &out))
-            }
-            out.append(0x0A)
+        var head = HTTPResponse(status: 200)
+        head.headers.set("Content-Type", "application/x-ndjson")
+        head.headers.set("Content-Language", locale.rawValue)
+        head.headers.set("Vary", "Accept-Language")
+        head.headers.set("Trailer", "Formd-Batch-Counts")
+        let metrics = self.metrics
+        let stream = BatchStream(form: form, locale: locale, limits: batchLimits) { _ in
+            if recordsItself { metrics.record(route: Self.batchTemplate, status: 200, duration: ContinuousClock.now - start) }
         }
-        var r = HTTPResponse(status: 200, body: out)
-        r.headers.set("Content-Type", "application/x-ndjson")
-        r.headers.set("Content-Language", locale.rawValue)
-        r.headers.set("Vary", "Accept-Language")
-        r.headers.set("Formd-Batch-Counts", "valid=\(counts.valid), invalid=\(counts.invalid), problems=\(counts.problems)")
-        return r
+        return .stream(head: head, body: stream)
+    }
+
+    /// The same answer as one response, for a request already in memory (a handler called
+    /// directly, not through the server, which streams every batch): the counts in a
+    /// `Formd-Batch-Counts` header.
+    func validateBatch(_ request: HTTPRequest) -> HTTPResponse {
+        switch openBatch(request, start: .now, recordsItself: false) {
+        case .respond(let r):
+            return r
+        case .stream(var response, let stream):
+            var out: [UInt8] = []
+            var end = HTTPStreamEnd.complete
+            request.body.withUnsafeBytes { bytes in
+                var used = 0
+                while used < bytes.count {
+                    used += max(1, stream.receive(UnsafeRawBufferPointer(rebasing: bytes[used...]), into: &out))
+                    if !stream.wantsMore { end = .stopped; break }
+                }
+            }
+            let trailers = stream.finish(end, into: &out)
+            response.body = out
+            response.headers.remove("Trailer")
+            for (name, value) in trailers { response.headers.set(name, value) }
+            return response
+        }
     }
 }

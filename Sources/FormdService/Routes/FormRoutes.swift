@@ -15,7 +15,7 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     /// `limits.max_changed`: the longest `changed` list an evaluate request may send.
     let maxChanged: Int
     package static let defaultMaxChanged = 10_000
-    /// `limits.max_batch_lines`, `limits.max_batch_answer_bytes`, `timeouts.batch_seconds`.
+    /// `limits.max_batch_lines`, `limits.max_batch_line_bytes`, `limits.max_batch_bytes`, `timeouts.batch_seconds`.
     let batchLimits: BatchLimits
     /// `html.success_url` / `html.error_url`: where an HTML form post that asks for HTML goes.
     let htmlSuccessURL: String?
@@ -35,10 +35,10 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     package init(
         registry: FormRegistry, metrics: ServiceMetrics, logger: Logger, maxChanged: Int = FormRoutes.defaultMaxChanged,
         corsAllowedOrigins: [String] = [], uiEnabled: Bool = true, htmlSuccessURL: String? = nil, htmlErrorURL: String? = nil,
-        maxBatchLines: Int = FormRoutes.defaultMaxBatchLines, maxBatchAnswerBytes: Int = FormRoutes.defaultMaxBatchAnswerBytes,
-        batchSeconds: Double = FormRoutes.defaultBatchSeconds
+        maxBatchLines: Int = FormRoutes.defaultMaxBatchLines, maxBatchLineBytes: Int = FormRoutes.defaultMaxBatchLineBytes,
+        maxBatchBytes: Int = FormRoutes.defaultMaxBatchBytes, batchSeconds: Double = FormRoutes.defaultBatchSeconds
     ) {
-        batchLimits = BatchLimits(maxLines: maxBatchLines, maxAnswerBytes: maxBatchAnswerBytes, seconds: batchSeconds)
+        batchLimits = BatchLimits(maxLines: maxBatchLines, maxLineBytes: maxBatchLineBytes, maxBytes: maxBatchBytes, seconds: batchSeconds)
         self.uiEnabled = uiEnabled
         self.maxChanged = maxChanged
         self.htmlSuccessURL = htmlSuccessURL
@@ -173,10 +173,7 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
         case 3 where parts[1] == "validate" && parts[2] == "batch":
             let template = "/forms/{id}/validate/batch"
             guard method == "POST" else { return (template, Self.notAllowed("POST")) }
-            guard let form = registry.form(String(parts[0])) else {
-                return (template, Self.notFound("no form \"\(parts[0])\""))
-            }
-            return (template, validateBatch(form, request))
+            return (template, validateBatch(request))
         default:
             return ("other", Self.notFound("no such resource: \(path)"))
         }
