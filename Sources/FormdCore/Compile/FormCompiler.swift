@@ -351,7 +351,12 @@ struct FormCompiler {
             minSelections: v.minSelections, maxSelections: v.maxSelections,
             messageTable: compileMessages(v.messages, path: path + ".messages", field: true),
             pureForm: v.pureForm.map { compilePureForm($0, field: field, coercer: coercer) },
-            requiredWhen: requiredWhen, rules: rules)
+            requiredWhen: requiredWhen, rules: rules,
+            remote: v.remote.map { name in
+                let (line, column) = locate(path + ".remote") ?? (1, 1)
+                return RemoteRuleReference(validator: name, field: field.id, path: path + ".remote", line: line, column: column)
+            },
+            remoteMessages: v.remote == nil ? nil : v.messages)
     }
 
     /// A condition of `required` or of a rule: parsed, bound, and checked for operands that can
