@@ -3,7 +3,7 @@
 /// thread. The I/O loop does not wait meanwhile: the connection holds its later (pipelined)
 /// requests, as it does while a request is with the worker pool, so answers stay in order.
 package final class DeferredResponse: Sendable {
-    let start: @Sendable (_ complete: @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    package let start: @Sendable (_ complete: @escaping @Sendable (HTTPResponse) -> Void) -> Void
 
     package init(_ start: @escaping @Sendable (_ complete: @escaping @Sendable (HTTPResponse) -> Void) -> Void) {
         self.start = start
@@ -17,5 +17,21 @@ extension HTTPResponse {
         var r = HTTPResponse(status: 200)
         r.deferred = DeferredResponse(start)
         return r
+    }
+
+    /// `transform` applied to the response that is sent: now, or when a deferred one is ready.
+    package func finally(_ transform: @escaping @Sendable (inout HTTPResponse) -> Void) -> HTTPResponse {
+        guard let d = deferred else {
+            var r = self
+            transform(&r)
+            return r
+        }
+        return .deferred { complete in
+            d.start { response in
+                var r = response
+                transform(&r)
+                complete(r)
+            }
+        }
     }
 }
