@@ -101,7 +101,9 @@ final class ClientConnection: ClientLoopMember {
             }
         case .reading: readSome()
         case .idle:
-            // The upstream closed (or sent something unasked): this connection is done.
+            // The upstream closed (or sent something unasked): this connection is done. (A
+            // Dispatch source may also fire once with nothing to read.)
+            if stillOpen { return }
             client.discardIdle(self)
             close()
         case .closed: break
@@ -218,6 +220,13 @@ final class ClientConnection: ClientLoopMember {
     func abandon() {
         call = nil
         close()
+    }
+
+    /// An idle socket the upstream has not closed: nothing to read, no error.
+    var stillOpen: Bool {
+        var b: UInt8 = 0
+        let n = recv(fd, &b, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
     }
 
     private func setInterest(_ want: UInt32) {

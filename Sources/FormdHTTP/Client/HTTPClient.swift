@@ -62,10 +62,11 @@ package final class HTTPClient: @unchecked Sendable {
 
     private func connect(_ call: ClientCall) {
         let url = call.request.url
+        let key = poolKey(call)
         // A kept connection, if one is still fresh.
-        while var list = idle[url.origin], let c = list.popLast() {
-            idle[url.origin] = list
-            if c.state == .idle && loop.now - c.idleSince < idleTimeoutMs && stillOpen(c.fd) {
+        while var list = idle[key], let c = list.popLast() {
+            idle[key] = list
+            if c.state == .idle && loop.now - c.idleSince < idleTimeoutMs && c.stillOpen {
                 busy[ObjectIdentifier(call)] = c
                 c.start(call)
                 return
@@ -127,7 +128,7 @@ package final class HTTPClient: @unchecked Sendable {
                     return
                 }
             }
-            let c = ClientConnection(fd: fd, loop: loop, client: self, origin: call.request.url.origin, tls: tls)
+            let c = ClientConnection(fd: fd, loop: loop, client: self, origin: poolKey(call), tls: tls)
             loop.register(fd, c, interest: Readiness.writable)
             c.registered()
             busy[ObjectIdentifier(call)] = c
@@ -175,6 +176,13 @@ package final class HTTPClient: @unchecked Sendable {
 
     // MARK: helpers
 
+    /// Connections are kept per origin and trust: one verified against a `ca_file` is not
+    /// reused for a call that trusts only the system store.
+    private func poolKey(_ call: ClientCall) -> String {
+        guard call.request.url.isTLS else { return call.request.url.origin }
+        return call.request.url.origin + " " + ((callCAFile[ObjectIdentifier(call)] ?? nil) ?? "")
+    }
+
     private func context(caFile: String?) throws -> ClientTLSContext {
         try tlsLock.withLock {
             if let c = tlsContexts[caFile ?? ""] { return c }
@@ -184,12 +192,6 @@ package final class HTTPClient: @unchecked Sendable {
         }
     }
 
-    /// An idle socket the upstream has not closed (nothing to read, no error).
-    private func stillOpen(_ fd: Int32) -> Bool {
-        var b: UInt8 = 0
-        let n = recv(fd, &b, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
-    }
 
     /// A sockaddr for a numeric IPv4 or IPv6 host, as bytes.
     private func numericAddress(_ host: String, port: Int) -> [UInt8]? {
