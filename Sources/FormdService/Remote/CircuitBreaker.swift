@@ -1,4 +1,4 @@
-/// A validator's circuit breaker (API.md §9.3). Closed: calls go out; `failures` consecutive
+/// A validator's circuit breaker (API.md §11.3). Closed: calls go out; `failures` consecutive
 /// failures open it. Open: no call goes out for `openMs`, each question is answered by the
 /// policy at once. Then half-open: one trial call; its success closes the breaker, its failure
 /// opens it again. Not thread-safe: its `RemoteValidator` holds it under its lock.

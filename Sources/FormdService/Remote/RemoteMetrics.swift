@@ -1,7 +1,7 @@
 import Foundation
 import Prometheus
 
-/// `/metrics` for one remote validator (API.md §9.4): calls made, failures by kind, call
+/// `/metrics` for one remote validator (API.md §11.4): calls made, failures by kind, call
 /// latency, cache hits, and the breaker's state (0 closed, 1 half-open, 2 open).
 final class RemoteMetrics: @unchecked Sendable {
     private let registry: PrometheusCollectorRegistry

@@ -3,7 +3,7 @@ import FormdHTTP
 import Foundation
 
 /// A declared remote validator at run time: its cache, breaker, concurrency gate and metrics,
-/// and the call itself (API.md §9). Thread-safe (one lock); calls go through the shared
+/// and the call itself (API.md §11). Thread-safe (one lock); calls go through the shared
 /// `HTTPClient`, whose loop runs the completions.
 final class RemoteValidator: @unchecked Sendable {
     /// What became of one question.

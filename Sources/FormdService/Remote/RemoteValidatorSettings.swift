@@ -2,7 +2,7 @@ import FormdCore
 import FormdHTTP
 import Foundation
 
-/// One `validators.remote.<name>` entry (API.md §9): where the validator is and how formd treats
+/// One `validators.remote.<name>` entry (API.md §11): where the validator is and how formd treats
 /// it. URLs come only from here, never from a definition.
 package struct RemoteValidatorSettings: Sendable, Equatable {
     package enum FailurePolicy: String, Sendable { case failClosed = "fail_closed", failOpen = "fail_open" }

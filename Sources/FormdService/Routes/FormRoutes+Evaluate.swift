@@ -27,7 +27,7 @@ extension FormRoutes {
         let answer = form.validateAnswer(values, locale: locale)
         metrics.formatTimedOut(answer.formatTimeouts)
         guard answer.remoteQuestions.isEmpty else {
-            // Remote rules to ask (API.md §9): answered when the validators have spoken.
+            // Remote rules to ask (API.md §11): answered when the validators have spoken.
             return askRemote(answer.remoteQuestions, form, values) { [self, values, isFormPost] verdicts in
                 let answer = form.validateAnswer(values, locale: locale, remote: verdicts)
                 if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
