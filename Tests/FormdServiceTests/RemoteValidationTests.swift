@@ -1,3 +1,4 @@
+import FormdHTTP
 import FormdTestSupport
 import Foundation
 import Testing
@@ -176,4 +177,55 @@ final class ResponseBox: @unchecked Sendable {
     private var value: (TestResponse, Double)?
     func set(_ v: (TestResponse, Double)?) { lock.withLock { value = v } }
     func get() -> (TestResponse, Double)? { lock.withLock { value } }
+}
+
+/// An HTTPS upstream with a test CA, through the binary: trusted with `ca_file`, refused (503,
+/// kind tls) without it or for a certificate of another host.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct RemoteValidationTLSTests {
+    @Test func caFileAndHostNameAreChecked() throws {
+        let pki = try TestPKI()
+        let good = try pki.issue("upstream")
+        let other = try pki.issue("other", subjectAltName: "DNS:elsewhere.example")
+        let handler = HTTPClosureHandler { _ in .json(#"{"valid":false,"code":"taken"}"#) }
+        var c1 = HTTPServerConfiguration()
+        c1.port = 0
+        c1.tls = TLSConfiguration(certificateChainPath: good.cert, privateKeyPath: good.key)
+        let s1 = HTTPServer(configuration: c1, handler: handler)
+        let p1 = try s1.start()
+        defer { s1.shutdown {} }
+        var c2 = c1
+        c2.tls = TLSConfiguration(certificateChainPath: other.cert, privateKeyPath: other.key)
+        let s2 = HTTPServer(configuration: c2, handler: handler)
+        let p2 = try s2.start()
+        defer { s2.shutdown {} }
+
+        let folder = try TempFolder()
+        try folder.write("Forms/f.json", """
+            [{"sections": [{"id": "s", "fields": [
+              {"id": "a", "type": "text", "validations": {"remote": "trusted"}},
+              {"id": "b", "type": "text", "validations": {"remote": "system"}},
+              {"id": "c", "type": "text", "validations": {"remote": "wronghost"}}]}]}]
+            """)
+        let config = try folder.write("formd.json", """
+            {"validators": {"remote": {
+              "trusted": {"url": "https://localhost:\(p1)/check", "ca_file": "\(pki.caCert)", "timeout_ms": 2000},
+              "system": {"url": "https://localhost:\(p1)/check", "timeout_ms": 2000},
+              "wronghost": {"url": "https://localhost:\(p2)/check", "ca_file": "\(pki.caCert)", "timeout_ms": 2000}
+            }}}
+            """)
+        let server = try FormdServerProcess(
+            forms: folder.url.appendingPathComponent("Forms"), extraArguments: ["--port", "0", "--config", config.path],
+            directory: folder.url)
+        let trusted = try server.request("POST", "/forms/f/validate", json: #"{"a": "x"}"#)
+        #expect(trusted.status == 422, "\(trusted)")
+        #expect((trusted.object["errors"] as? [[String: Any]])?.first?["code"] as? String == "taken")
+        for field in ["b", "c"] {
+            let refused = try server.request("POST", "/forms/f/validate", json: #"{"\#(field)": "x"}"#)
+            #expect(refused.status == 503, "\(field): \(refused)")
+        }
+        let metrics = try server.request("GET", "/metrics").text
+        #expect(metrics.contains(#"formd_remote_failures_total{validator="system",kind="tls"} 1"#), "\(metrics)")
+        #expect(metrics.contains(#"formd_remote_failures_total{validator="wronghost",kind="tls"} 1"#))
+    }
 }
