@@ -49,7 +49,11 @@ public final class TestUpstream: @unchecked Sendable {
 
     public init(_ behave: @escaping @Sendable (_ body: [String: Any]) -> Behavior) throws {
         self.behave = behave
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         guard fd >= 0 else { throw HarnessError("socket: errno \(errno)") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -98,6 +102,10 @@ public final class TestUpstream: @unchecked Sendable {
                 return true
             }
             guard go else { close(c); return }
+            #if canImport(Darwin)
+            var noSigPipe: Int32 = 1
+            setsockopt(c, SOL_SOCKET, SO_NOSIGPIPE, &noSigPipe, 4)
+            #endif
             let t = Thread { [self] in serve(c) }
             t.start()
         }
@@ -201,7 +209,12 @@ public final class TestUpstream: @unchecked Sendable {
     private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var off = 0
         while off < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+            #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL)
+            #else
+            let flags: Int32 = 0
+            #endif
+            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + off, bytes.count - off, flags) }
             if n <= 0 { return false }
             off += n
         }
