@@ -485,7 +485,8 @@ function localInputToRFC3339(s) {
 /**
  * Draws form `formId` into `element` and keeps it live. Options: `server` (default: where this
  * module came from), `client` (a FormdClient to share), `locale`, `debounce` (ms, default 0:
- * coalescing alone), `onSubmit(answer)`, `onState(answer)`. Resolves to a FormView.
+ * coalescing alone), `remoteDebounce` (ms before a field with a remote rule is checked, default
+ * 300), `onSubmit(answer)`, `onState(answer)`. Resolves to a FormView.
  */
 export async function render(element, formId, options = {}) {
   const client = options.client || new FormdClient({ server: options.server, locale: options.locale, fetch: options.fetch });
@@ -1067,7 +1068,10 @@ export class FormView {
     if (!this.pending.includes(id)) this.pending.push(id);
     this.showStatus(null);
     clearTimeout(this.timer);
-    const delay = Number(this.options.debounce) || 0;
+    // A field with a remote rule asks a service of the site's (API.md §11): wait for a pause in
+    // typing (`remoteDebounce`, default 300 ms) rather than asking for every keystroke.
+    const remote = this.isRemote(id) ? Number(this.options.remoteDebounce ?? 300) || 0 : 0;
+    const delay = Number(this.options.debounce) || remote;
     if (delay > 0) this.timer = setTimeout(() => this.flush(), delay);
     else this.flush();
   }
