@@ -30,9 +30,11 @@ extension ClientLoop {
             timeout = fireDueTimers()
         }
         for fd in Array(members.keys) { closeSocket(fd) }
-        _ = close(epfd)
-        _ = close(wakeRead)
-        _ = close(wakeWrite)
+        lock.withLock {
+            _ = close(epfd)
+            _ = close(wakeRead)
+            _ = close(wakeWrite)
+        }
     }
 }
 #endif

@@ -89,12 +89,12 @@ final class ClientLoop: @unchecked Sendable {
     /// Stops the loop (a server stopping): pending calls are not answered any more.
     func stop() {
         lock.lock()
+        defer { lock.unlock() }
         let wasAlive = alive
         alive = false
-        lock.unlock()
         guard wasAlive, queue == nil else { return }
         var b: UInt8 = 1
-        _ = write(wakeWrite, &b, 1)
+        _ = write(wakeWrite, &b, 1)  // under the lock: the loop closes the pipe under it too
     }
 
     // MARK: members (on the loop)
