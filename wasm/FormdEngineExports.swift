@@ -26,8 +26,20 @@ private func text(_ p: UnsafePointer<UInt8>?, _ n: Int32) -> String {
     String(decoding: bytes(p, n), as: UTF8.self)
 }
 
-private func answer(_ status: UInt32, _ body: [UInt8], deferred: [String]? = nil) -> UnsafeMutableRawPointer {
-    let tail = deferred.map(jsonArray) ?? []
+private func answer(_ status: UInt32, _ body: [UInt8], deferred: [String]? = nil, remote: [RemoteQuestion] = []) -> UnsafeMutableRawPointer {
+    var tail = deferred.map(jsonArray) ?? []
+    // Remote rules the server decides (SEMANTICS §6.2): `{"remote":"<field id>"}` entries in the
+    // same list, so a host that knows only format ids still reads it.
+    if !remote.isEmpty && tail.count >= 2 {
+        tail.removeLast()
+        for (i, q) in remote.enumerated() {
+            if tail.count > 1 || i > 0 { tail.append(UInt8(ascii: ",")) }
+            tail += Array("{\"remote\":".utf8)
+            tail += jsonArray([q.field]).dropFirst().dropLast()
+            tail.append(UInt8(ascii: "}"))
+        }
+        tail.append(UInt8(ascii: "]"))
+    }
     let size = 8 + body.count + (deferred == nil ? 0 : 4 + tail.count)
     let p = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
     p.storeBytes(of: status.littleEndian, as: UInt32.self)
@@ -71,7 +83,7 @@ private func answer(_ status: UInt32, _ body: String) -> UnsafeMutableRawPointer
 }
 
 private func answer(_ a: FormAnswer) -> UnsafeMutableRawPointer {
-    answer(a.isValid ? 0 : 1, a.json, deferred: a.deferredFormats)
+    answer(a.isValid ? 0 : 1, a.json, deferred: a.deferredFormats, remote: a.remoteQuestions)
 }
 
 @_expose(wasm, "formd_alloc") @_cdecl("formd_alloc")
@@ -194,7 +206,7 @@ public func formdEvaluate(
     }
     do {
         let a = try form.evaluateAnswer(v, changed: changed, previous: previous, locale: locale(localePtr, localeLen))
-        return answer(0, a.json, deferred: a.deferredFormats)
+        return answer(0, a.json, deferred: a.deferredFormats, remote: a.remoteQuestions)
     } catch {
         switch error {
         case .unknownChangedID(let id): return answer(3, id)

@@ -8,6 +8,8 @@ package final class FormdApplication: @unchecked Sendable {
     package let configuration: ServiceConfiguration
     package let service: FormRoutes
     package let http: HTTPServer
+    /// `validators.remote`: their shared HTTP client stops with the server.
+    package let remote: RemoteValidators
     let logger: Logger
     private let drainLock = NSLock()
     private var drainRequested = false
@@ -56,6 +58,15 @@ package final class FormdApplication: @unchecked Sendable {
             do { try tls.validate() } catch { throw ConfigurationError("server.tls: \(error)") }
             h.tls = tls
         }
+        do {
+            remote = try RemoteValidators(c.remoteValidators, eventQueue: h.eventQueue, registry: metrics.registry)
+        } catch let e as ConfigurationError {
+            throw e
+        } catch {
+            throw ConfigurationError("validators.remote: \(error)")
+        }
+        registry.declaredRemoteValidators = remote.names
+        service.remote = remote
         http = HTTPServer(configuration: h, handler: service)
         metrics.openConnections = { [weak http] in http?.openConnections ?? 0 }
         metrics.formsDigest = { [weak registry] in registry?.formsDigest() }
@@ -116,6 +127,10 @@ package final class FormdApplication: @unchecked Sendable {
     /// Stops accepting and drains (`HTTPServer.shutdown`, which is safe to call again).
     private func stopServing(completion: @escaping @Sendable () -> Void) {
         service.registry.stopWatching()
-        http.shutdown(completion: completion)
+        let remote = self.remote
+        http.shutdown {
+            remote.shutdown()
+            completion()
+        }
     }
 }

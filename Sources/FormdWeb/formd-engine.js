@@ -198,7 +198,10 @@ export class FormdEngine {
       json,
       bytes: r.body,
       get answer() { return JSON.parse(json); },
-      deferredFormats: r.deferred,
+      // Format ids (strings), and `{"remote": id}` entries: fields whose remote rule only the
+      // server can decide (their local checks passed; docs/WASM.md).
+      deferredFormats: r.deferred.filter((d) => typeof d === 'string'),
+      deferredRemote: r.deferred.filter((d) => d && typeof d === 'object').map((d) => d.remote),
     };
   }
 

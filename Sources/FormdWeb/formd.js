@@ -206,6 +206,8 @@ export class FormSession {
       const r = kind === "evaluate" ? this.local.evaluate(values, { changed, locale }) : this.local.validate(values, { locale });
       const answer = r.answer;
       if (r.deferredFormats && r.deferredFormats.length) answer.deferredFormats = r.deferredFormats;
+      // Remote rules (SEMANTICS §6.2) are decided by the server only: the page never guesses.
+      if (r.deferredRemote && r.deferredRemote.length) answer.deferredRemote = r.deferredRemote;
       return answer;
     } catch (e) {
       console.warn("formd: the page's engine could not answer; asking the server", e);
@@ -215,7 +217,8 @@ export class FormSession {
 
   evaluate(values, changed = []) {
     const local = this.#localAnswer("evaluate", values, changed);
-    if (local) return this.#ordered(async () => local, true);
+    // A changed field whose remote rule is to be asked: the server answers (it asks the validator).
+    if (local && !local.deferredRemote) return this.#ordered(async () => local, true);
     return this.#ordered(() => this.client.evaluate(this.formId, values, changed, { version: this.version }), true);
   }
 
@@ -225,12 +228,12 @@ export class FormSession {
   validate(values, { authoritative = true } = {}) {
     if (!authoritative) {
       const local = this.#localAnswer("validate", values, []);
-      if (local) return this.#ordered(async () => local, false);
+      if (local && !local.deferredRemote) return this.#ordered(async () => local, false);
     }
     return this.#ordered(async () => {
       const verdict = await this.client.validate(this.formId, values, { version: this.version });
       const local = this.#localAnswer("validate", values, []);
-      if (local && !local.deferredFormats && JSON.stringify(local) !== JSON.stringify(verdict)) {
+      if (local && !local.deferredFormats && !local.deferredRemote && JSON.stringify(local) !== JSON.stringify(verdict)) {
         console.error("formd: the page's engine and the server disagree; the server's verdict wins", { local, server: verdict });
         if (this.onMismatch) this.onMismatch(local, verdict);
       }
@@ -482,7 +485,8 @@ function localInputToRFC3339(s) {
 /**
  * Draws form `formId` into `element` and keeps it live. Options: `server` (default: where this
  * module came from), `client` (a FormdClient to share), `locale`, `debounce` (ms, default 0:
- * coalescing alone), `onSubmit(answer)`, `onState(answer)`. Resolves to a FormView.
+ * coalescing alone), `remoteDebounce` (ms before a field with a remote rule is checked, default
+ * 300), `onSubmit(answer)`, `onState(answer)`. Resolves to a FormView.
  */
 export async function render(element, formId, options = {}) {
   const client = options.client || new FormdClient({ server: options.server, locale: options.locale, fetch: options.fetch });
@@ -549,6 +553,7 @@ export class FormView {
     this.dynamic = new Map(); // dynamic section id -> {template, container, instances: Set<n>, addButton}
     this.errorTargets = new Set();
     this.lastErrors = [];
+    this.pendingSeq = {}; // field id -> the request whose answer ends its remote check's pending state
     this.instanceSeq = {}; // instance section id -> request number when the user added or removed it
     this.touched = new Set(); // field and section ids the person has left (blur) or added to
     this.attempted = false; // a submit was tried: every error shows from then on
@@ -1063,7 +1068,10 @@ export class FormView {
     if (!this.pending.includes(id)) this.pending.push(id);
     this.showStatus(null);
     clearTimeout(this.timer);
-    const delay = Number(this.options.debounce) || 0;
+    // A field with a remote rule asks a service of the site's (API.md §11): wait for a pause in
+    // typing (`remoteDebounce`, default 300 ms) rather than asking for every keystroke.
+    const remote = this.isRemote(id) ? Number(this.options.remoteDebounce ?? 300) || 0 : 0;
+    const delay = Number(this.options.debounce) || remote;
     if (delay > 0) this.timer = setTimeout(() => this.flush(), delay);
     else this.flush();
   }
@@ -1101,13 +1109,19 @@ export class FormView {
 
   async refresh(changed) {
     const seq = this.session.next;
+    // Fields with a remote rule (API.md §11) show that their check runs until this answer (or a
+    // newer one) is applied: `data-pending` on the field, `aria-busy` on its controls.
+    const remote = changed.filter((id) => this.isRemote(id));
+    for (const id of remote) this.setPending(id, seq);
     let answer;
     try {
       answer = await this.session.evaluate(this.submission(), changed);
     } catch (e) {
+      for (const id of remote) this.clearPending(id, seq);
       this.failed(e, changed);
       return;
     }
+    for (const id of remote) this.clearPending(id, seq);
     if (!answer) return;
     this.offline = false;
     this.banner.hidden = true;
@@ -1235,6 +1249,31 @@ export class FormView {
     this.form.removeAttribute("aria-busy");
     this.form.dispatchEvent(new CustomEvent("formd:state", { bubbles: true, detail: { answer } }));
     if (this.options.onState) this.options.onState(answer);
+  }
+
+  /** Whether field `id` (an instance's too) has a remote rule: only the server can check it. */
+  isRemote(id) {
+    const entry = this.fields.get(id);
+    const v = entry && entry.def && entry.def.validations;
+    return !!(v && typeof v === "object" && typeof v.remote === "string");
+  }
+
+  setPending(id, seq) {
+    const entry = this.fields.get(id);
+    if (!entry) return;
+    this.pendingSeq[id] = seq;
+    entry.wrapper.setAttribute("data-pending", "");
+    for (const c of entry.controls) c.setAttribute("aria-busy", "true");
+  }
+
+  /** Only the newest request's answer ends the pending state: a late one leaves it on. */
+  clearPending(id, seq) {
+    if (this.pendingSeq[id] !== seq) return;
+    delete this.pendingSeq[id];
+    const entry = this.fields.get(id);
+    if (!entry) return;
+    entry.wrapper.removeAttribute("data-pending");
+    for (const c of entry.controls) c.removeAttribute("aria-busy");
   }
 
   /** An instance the user added or removed after request `seq` went out: its answer is older. */

@@ -26,6 +26,10 @@ struct CheckCommand: ParsableCommand {
     var against: String?
     @Flag(help: "With --against: breaking changes are warnings, not errors.")
     var allow = false
+    @Option(help: ArgumentHelp(
+        "The settings file whose validators.remote the definitions' remote rules must name (without it, remote validator names are not checked).",
+        valueName: "file"))
+    var config: String?
 
     func validate() throws {
         guard maxFileBytes > 0 else { throw ValidationError("--max-file-bytes must be positive") }
@@ -34,8 +38,19 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         var out = ""
         var files = 0, forms = 0, errors = 0, warnings = 0
+        var declared: Set<String>?
+        if let config {
+            do {
+                declared = Set(
+                    try ServiceConfiguration.resolve(environment: [:], configFile: config, configFileIsExplicit: true).remoteValidators.map(\.name))
+            } catch {
+                FileHandle.standardError.write(Data("formd check: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        let remote = RemoteNameCheck(declared: declared)
         for path in paths.isEmpty ? ["Forms"] : paths {
-            for (file, found) in DefinitionFiles.check(path: path, maxFileBytes: maxFileBytes) {
+            for (file, found) in DefinitionFiles.check(path: path, maxFileBytes: maxFileBytes, remote: remote) {
                 files += 1
                 var problems = found
                 if let against, !problems.contains(where: { $0.severity == .error }) {
@@ -49,6 +64,10 @@ struct CheckCommand: ParsableCommand {
             }
         }
         writeStdout(Array(out.utf8))
+        if declared == nil, remote.unchecked > 0 {
+            FileHandle.standardError.write(Data(
+                "formd check: \(remote.unchecked) remote rule\(remote.unchecked == 1 ? "" : "s") not checked against validators.remote (give --config FILE to check the names)\n".utf8))
+        }
         let verdict = errors > 0 || (strict && warnings > 0) ? "failed" : "ok"
         FileHandle.standardError.write(Data(
             "formd check: \(files) file\(files == 1 ? "" : "s"), \(forms) form\(forms == 1 ? "" : "s") loadable, \(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\(strict ? " (strict)" : ""): \(verdict)\n".utf8))
@@ -58,12 +77,12 @@ struct CheckCommand: ParsableCommand {
 
 enum DefinitionFiles {
     /// Checks a file, or every `*.json` of a folder (not its sub-folders), sorted by name.
-    static func check(path: String, maxFileBytes: Int) -> [(String, [Diagnostic])] {
+    static func check(path: String, maxFileBytes: Int, remote: RemoteNameCheck = RemoteNameCheck(declared: nil)) -> [(String, [Diagnostic])] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return [(path, [Diagnostic(.error, path: "", message: "no such file or folder")])]
         }
-        guard isDirectory.boolValue else { return [(path, checkFile(path, maxFileBytes: maxFileBytes))] }
+        guard isDirectory.boolValue else { return [(path, checkFile(path, maxFileBytes: maxFileBytes, remote: remote))] }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return names.map { name in
             let file = (path as NSString).appendingPathComponent(name)
@@ -78,18 +97,23 @@ enum DefinitionFiles {
             if !Form.isValidID(id) {
                 return (file, [Diagnostic(.warning, path: "", message: "\"\(id)\" is not a valid form id; the file is not served")])
             }
-            return (file, checkFile(file, maxFileBytes: maxFileBytes))
+            return (file, checkFile(file, maxFileBytes: maxFileBytes, remote: remote))
         }
     }
 
-    static func checkFile(_ file: String, maxFileBytes: Int) -> [Diagnostic] {
+    static func checkFile(_ file: String, maxFileBytes: Int, remote: RemoteNameCheck = RemoteNameCheck(declared: nil)) -> [Diagnostic] {
         switch DefinitionFile.read(file, limit: maxFileBytes) {
         case .failure(let failure):
             return [Diagnostic(.error, path: "", message: failure.description)]
         case .success(let read):
             let id = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
             do {
-                return try Form(id: id, json: read.bytes).warnings
+                let form = try Form(id: id, json: read.bytes)
+                guard let declared = remote.declared else {
+                    remote.unchecked += form.remoteRules.count
+                    return form.warnings
+                }
+                return (form.warnings + form.undeclaredRemoteValidators(declared: declared)).sorted { ($0.line, $0.column) < ($1.line, $1.column) }
             } catch {
                 return error.diagnostics
             }
@@ -135,4 +159,12 @@ enum DefinitionFiles {
             throw UsageError(lines.joined(separator: "\n"))
         }
     }
+}
+
+/// `formd check --config`: the remote validator names the settings declare (nil: not given,
+/// then the remote rules met are counted and reported as unchecked).
+final class RemoteNameCheck {
+    let declared: Set<String>?
+    var unchecked = 0
+    init(declared: Set<String>?) { self.declared = declared }
 }

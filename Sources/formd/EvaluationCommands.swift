@@ -42,6 +42,7 @@ struct ValidateCommand: ParsableCommand {
         let offline = try OfflineRun(form: form, submission: submission, options: options, changed: [])
         let answer = offline.form.validateAnswer(offline.values)
         writeStdout(answer.json + [UInt8(ascii: "\n")])
+        noteRemote(answer)
         if !answer.isValid { throw ExitCode(1) }
     }
 }
@@ -67,6 +68,7 @@ struct EvaluateCommand: ParsableCommand {
         do {
             let answer = try offline.form.evaluateAnswer(offline.values, changed: offline.changed)
             writeStdout(answer.json + [UInt8(ascii: "\n")])
+            noteRemote(answer)
         } catch {
             guard case .unknownChangedID(let unknown) = error else { throw ExitCode(2) }
             printError("--changed \(unknown): the form has no such field or dynamic section")
@@ -208,5 +210,12 @@ enum PostalCodeFile {
         } catch {
             throw UsageError("validators.postal_codes: \(path): \(error)")
         }
+    }
+}
+
+/// The CLI calls no remote validator (API.md §10): say which rules stayed undecided.
+func noteRemote(_ answer: FormAnswer) {
+    for q in answer.remoteQuestions {
+        printError("remote rule of \(q.field) (\(q.validator)) not asked: only the server decides it")
     }
 }

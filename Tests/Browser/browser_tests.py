@@ -44,10 +44,10 @@ FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i
 # ---- processes ------------------------------------------------------------------------------
 
 class Formd:
-    def __init__(self, binary, env):
+    def __init__(self, binary, env, forms=None):
         e = dict(os.environ, **env)
         self.proc = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--forms", os.path.join(ROOT, "Forms")],
+            [binary, "serve", "--port", "0", "--forms", forms or os.path.join(ROOT, "Forms")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=e, text=True)
         deadline = time.time() + 30
         for line in self.proc.stdout:
@@ -101,6 +101,10 @@ class Origin:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def d_idle(d):
+    return d.execute_script(IDLE_JS, "#remote-host")
 
 
 def browser():
@@ -1116,6 +1120,87 @@ return {submit: q('[data-formd-submit]').textContent, add: q('[data-add-instance
             assert sw <= cw, f"embedded: scrollWidth {sw} > clientWidth {cw}"
         finally:
             self.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def test_remote_rule_pending_state_and_late_answers(self):
+        """A field with a remote rule (API.md §11.6): data-pending and aria-busy while the check
+        runs, the server's verdict shown after it; a slow answer to an older value never replaces
+        the answer to the newer one; with the page's engine the server is still asked."""
+        asked = []
+
+        class Upstream(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                asked.append(body["value"])
+                if str(body["value"]).startswith("slow"):
+                    time.sleep(1.2)
+                out = json.dumps({"valid": False, "code": "taken", "message": "That name is taken."}
+                                 if str(body["value"]).startswith(("slow", "taken")) else {"valid": True}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+            def log_message(self, *a):
+                pass
+
+        up = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+        threading.Thread(target=up.serve_forever, daemon=True).start()
+        folder = tempfile.mkdtemp()
+        with open(os.path.join(folder, "remote.json"), "w") as f:
+            json.dump([{"id": "g", "sections": [{"id": "s", "fields": [
+                {"id": "username", "title": "Username", "type": "text", "validations": {"min_length": 3, "remote": "users"}},
+                {"id": "note", "title": "Note", "type": "text"}]}]}], f)
+        formd = Formd(self.args.bin, {"FORMD_LOG_LEVEL": "warning", "FORMD_VALIDATORS_REMOTE": json.dumps(
+            {"users": {"url": f"http://127.0.0.1:{up.server_address[1]}/check", "timeout_ms": 3000}})}, forms=folder)
+        try:
+            for local in (False, True):
+                self.d.get(formd.base + "?form=remote")
+                WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "[data-page-form]"))
+                self.d.execute_async_script("""
+const done = arguments[arguments.length - 1];
+import('/client/formd.js').then(async (m) => {
+  const host = document.createElement('div'); host.id = 'remote-host'; document.body.append(host);
+  const view = await m.render(host, 'remote', {locale: 'en', local: arguments[0]});
+  if (view.session.ready) await view.session.ready;
+  done(true);
+});""", local)
+                before = len(asked)
+                field = self.d.find_element(By.CSS_SELECTOR, '#remote-host [data-field="username"]')
+                control = field.find_element(By.CSS_SELECTOR, "input")
+                # An older value with a slow answer, then a newer one with a quick answer.
+                control.send_keys("slow1" + Keys.TAB)  # touched: its errors show from now on
+                WebDriverWait(self.d, 5).until(lambda d: field.get_attribute("data-pending") is not None)
+                assert control.get_attribute("aria-busy") == "true"
+                control.click()
+                control.send_keys(Keys.BACKSPACE * 5 + "olaf")
+                WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "#remote-host"))
+                time.sleep(0.3)
+                assert d_idle(self.d), "idle"
+                assert field.get_attribute("data-pending") is None, "the newest answer ended the pending state"
+                assert control.get_attribute("aria-busy") is None
+                err = field.find_element(By.CSS_SELECTOR, "[data-error-for]").text
+                assert err == "", f"the late 'taken' of slow1 must not stay: {err!r} (local={local})"
+                assert "olaf" in asked[before:], (asked, local)
+                # A refused value shows the validator's message.
+                control.send_keys(Keys.BACKSPACE * 4 + "taken")
+                try:
+                    WebDriverWait(self.d, 10).until(
+                        lambda d: field.find_element(By.CSS_SELECTOR, "[data-error-for]").text == "That name is taken.")
+                except TimeoutException:
+                    raise AssertionError(f"local={local}: error {field.find_element(By.CSS_SELECTOR, '[data-error-for]').text!r}, "
+                                         f"value {control.get_attribute('value')!r}, asked {asked}")
+                # Too short: local checks fail first, the validator is not asked.
+                control.send_keys(Keys.BACKSPACE * 5 + "ab")
+                WebDriverWait(self.d, 10).until(lambda d: "at least 3" in field.find_element(By.CSS_SELECTOR, "[data-error-for]").text)
+                assert "ab" not in asked and "a" not in asked, asked
+                # remoteDebounce: a burst of keystrokes asks once, for the last value.
+                assert not any(v in asked for v in ("slo", "slow", "ola", "tak", "take")), asked
+        finally:
+            formd.stop()
+            up.shutdown()
 
     def test_hostile_definitions_never_crash_the_renderer(self):
         """Definitions with wrong types and odd ids everywhere render (or say they cannot); no

@@ -19,9 +19,11 @@ public final class TestPKI {
 
     /// A certificate for localhost/127.0.0.1 signed by the CA, as (chain path, key path).
     @discardableResult
-    public func issue(_ name: String, organization: String = "formd") throws -> (cert: String, key: String) {
+    public func issue(
+        _ name: String, organization: String = "formd", subjectAltName: String = "DNS:localhost,IP:127.0.0.1"
+    ) throws -> (cert: String, key: String) {
         let ext = dir + "/\(name).ext"
-        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: ext, atomically: true, encoding: .utf8)
+        try "subjectAltName=\(subjectAltName)\n".write(toFile: ext, atomically: true, encoding: .utf8)
         try run(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                  "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/O=\(organization)/CN=localhost"])
         try run(["x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",

@@ -140,12 +140,36 @@ test('memory returns to its baseline over 10,000 calls', async () => {
   const local = await FormdEngine.load(engine.module);
   const form = local.loadForm('employment', employment);
   const values = JSON.stringify(invalid);
-  for (let i = 0; i < 50; i++) form.validate(values);  // warm up (lazy globals)
   const probe = () => { const p = local.exports.formd_alloc(64); local.exports.formd_free(p); return p; };
-  const before = { bytes: local.memoryBytes, probe: probe() };
+  // Warm up (lazy globals). Where a fresh 64-byte block lands may cycle among a few free holes
+  // from one round of calls to the next (it does for validate since the remote-rule fields made
+  // the evaluation larger); a leak shows as memory that grows or a first free block that climbs.
+  let highest = 0;
+  for (let round = 0; round < 4; round++) {
+    for (let i = 0; i < 50; i++) form.validate(values);
+    highest = Math.max(highest, probe());
+  }
+  const before = { bytes: local.memoryBytes, probe: highest };
   for (let i = 0; i < 5000; i++) {
     form.validate(values);
     form.evaluate(values, { changed: ['employment_type'], locale: 'nb' });
   }
-  assert.deepEqual({ bytes: local.memoryBytes, probe: probe() }, before);
+  const after = probe();
+  assert.deepEqual({ bytes: local.memoryBytes, probe: Math.max(after, highest) }, before);
+});
+
+test('remote rules are left to the server (SEMANTICS §6.2)', async () => {
+  const local = await FormdEngine.load(engine.module);
+  const def = JSON.stringify([{ id: 'g', sections: [{ id: 's', fields: [
+    { id: 'username', type: 'text', validations: { min_length: 3, remote: 'users' } },
+    { id: 'email', type: 'text', validations: { format: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]{2,}$' } }] }] }]);
+  const form = local.loadForm('remote', def);
+  const v = form.validate({ username: 'ola', email: 'ola@example.com' });
+  assert.deepEqual(v.deferredRemote, ['username']);
+  assert.ok(v.deferredFormats.every((d) => typeof d === 'string'));
+  assert.equal(v.valid, true, 'no error for an undecided remote rule: the server decides');
+  assert.deepEqual(form.validate({ username: 'ab' }).deferredRemote, [], 'local checks fail first: nothing to ask');
+  assert.deepEqual(form.evaluate({ username: 'ola' }, { changed: ['email'] }).deferredRemote, [], 'evaluate asks for changed fields only');
+  assert.deepEqual(form.evaluate({ username: 'ola' }, { changed: ['username'] }).deferredRemote, ['username']);
+  form.free();
 });

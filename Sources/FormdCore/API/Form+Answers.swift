@@ -21,6 +21,10 @@ public struct FormAnswer: Sendable {
     /// `SimplePattern` cannot decide is not guessed: the check passes here, the field is listed,
     /// and the answer is provisional for it: only the server's answer is final (docs/WASM.md).
     public let deferredFormats: [String]
+    /// Remote rules this answer could not decide (SEMANTICS §6.2): fields whose local checks
+    /// passed and whose verdict was not supplied. Empty for forms without remote rules. The
+    /// answer is provisional for these fields: the server asks the validators and decides.
+    public let remoteQuestions: [RemoteQuestion]
     /// The errors, for `subjectsInError` (kept, not converted: most callers never ask).
     let errors: [FormError]
 
@@ -50,10 +54,14 @@ public enum PreviousState: Sendable, Equatable {
 
 extension Form {
     /// The validate answer for `values` (a decoded submission).
-    public func validateAnswer(_ values: FormValues, locale: SupportedLocale? = nil, reservingCapacity capacity: Int = 512)
-        -> FormAnswer
-    {
-        let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
+    /// With `remote`, the remote rules' verdicts (by field id) decide those rules; a rule
+    /// without a verdict is listed in `remoteQuestions` and adds no error.
+    public func validateAnswer(
+        _ values: FormValues, locale: SupportedLocale? = nil, remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 512
+    ) -> FormAnswer {
+        var o = options(for: locale)
+        o.remoteVerdicts = remote
+        let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: o)
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
@@ -68,7 +76,7 @@ extension Form {
     ///   ``FormRequestError/badState(_:)`` for a token of another form or version, or a damaged one.
     public func evaluateAnswer(
         _ values: FormValues, changed: [String] = [], previous: PreviousState = .notSent, locale: SupportedLocale? = nil,
-        reservingCapacity capacity: Int = 1024
+        remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 1024
     ) throws(FormRequestError) -> FormAnswer {
         if let bad = loaded.plan.unknownChangedID(changed) { throw .unknownChangedID(bad) }
         let snapshot: StateSnapshot?
@@ -82,7 +90,9 @@ extension Form {
                 throw .badState(error.description)
             }
         }
-        let evaluation = Evaluation(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
+        var o = options(for: locale)
+        o.remoteVerdicts = remote
+        let evaluation = Evaluation(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: o)
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
         evaluation.evaluateResponse(form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         return FormAnswer(evaluation, json: w.bytes)
@@ -103,6 +113,7 @@ extension FormAnswer {
         locale = e.options.locale
         formatTimeouts = e.formatTimeouts
         deferredFormats = e.deferredFormats
+        remoteQuestions = e.remoteQuestions
         errors = e.errors
     }
 }

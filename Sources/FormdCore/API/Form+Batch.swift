@@ -58,6 +58,14 @@ extension Form {
             return .problem
         }
         let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
+        // Batches ask no remote validator (SEMANTICS §6.2): such a line is not decided here.
+        if let q = evaluation.remoteQuestions.first {
+            Self.problemLine(
+                number, slug: "remote-not-asked", status: 503,
+                detail: "the remote rule of \(q.field) (\(q.validator)) is not asked in batch validation; validate this submission on its own",
+                into: &out)
+            return .problem
+        }
         var w = JSONWriter(reservingCapacity: 512)
         evaluation.validateResponse(form: loaded.id, version: loaded.version, into: &w)
         out += w.bytes

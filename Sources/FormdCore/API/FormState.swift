@@ -112,6 +112,9 @@ public struct FormState: Sendable, Equatable {
     public let warnings: [ValidationError]
     /// Whether the form declares warnings (the answer then has a `warnings` list, maybe empty).
     let hasWarnings: Bool
+    /// Fields whose remote rule (SEMANTICS §6.2) this state did not decide: their local checks
+    /// passed and only the server can ask the validator. Always empty in a server's answer.
+    public internal(set) var remotePending: [String] = []
 
     /// No errors: the submission is valid (what validate answers with 200).
     public var isValid: Bool { errors.isEmpty }
@@ -184,6 +187,7 @@ extension FormState {
         self.errors = e.errors.map(typed)
         self.warnings = e.warnings.map(typed)
         self.hasWarnings = e.plan.hasWarnings
+        self.remotePending = e.remoteQuestions.map { $0.field }
         self.dropped = e.dropped.map { Dropped(key: $0.field, reason: Dropped.Reason(rawValue: $0.reason.rawValue) ?? .unknown) }
     }
 }

@@ -184,14 +184,20 @@ final class ValidationSpec: Sendable {
     let requiredWhen: CompiledCondition?
     /// `rules`, in definition order (SEMANTICS §6).
     let rules: [CompiledRule]
+    /// `"remote"`: the validator's name and where the definition names it (SEMANTICS §6.2).
+    let remote: RemoteRuleReference?
+    /// With `remote`: the field's `messages` as written (a remote code is known only per answer).
+    let remoteMessages: JSONObject?
 
     init(
         required: Bool, minLength: Int?, maxLength: Int?, minValue: (text: String, number: FormNumber)?,
         maxValue: (text: String, number: FormNumber)?, format: FormatPattern?, compareTo: FieldRef?,
         compareToText: String?, compareRule: Validations.CompareRule, minSelections: Int? = nil,
         maxSelections: Int? = nil, messageTable: MessageTable?, pureForm: CompiledPureFormRules? = nil,
-        requiredWhen: CompiledCondition? = nil, rules: [CompiledRule] = []
+        requiredWhen: CompiledCondition? = nil, rules: [CompiledRule] = [], remote: RemoteRuleReference? = nil, remoteMessages: JSONObject? = nil
     ) {
+        self.remote = remote
+        self.remoteMessages = remoteMessages
         self.requiredWhen = requiredWhen
         self.rules = rules
         self.pureForm = pureForm

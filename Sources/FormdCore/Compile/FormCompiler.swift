@@ -24,6 +24,9 @@ struct FormCompiler {
     private var cycleNames: [FormPlan.FormulaNode: String] = [:]
     /// Codes of every rule of the definition: message overrides may name them.
     private var ruleCodes: Set<String> = []
+    /// Some field has a remote rule: its validator's codes are known only per answer, so any
+    /// valid code may have a message (SEMANTICS §6.2).
+    private var hasRemoteRules = false
 
     init(definition: FormDefinition, locate: @escaping Locator, locateInString: @escaping StringLocator) {
         self.definition = definition
@@ -37,6 +40,7 @@ struct FormCompiler {
         staticFieldList = definition.groups.flatMap { $0.sections.flatMap({ $0.fields }) }
         for f in staticFieldList + definition.templates.flatMap({ $0.fields }) {
             for r in (f.validations?.rules ?? []) + (f.warnings?.rules ?? []) { ruleCodes.insert(r.code) }
+            if f.validations?.remote != nil { hasRemoteRules = true }
         }
         var sectionSpecs: [SectionSpec] = []
         var fieldSpecs: [FieldSpec] = []
@@ -351,7 +355,12 @@ struct FormCompiler {
             minSelections: v.minSelections, maxSelections: v.maxSelections,
             messageTable: compileMessages(v.messages, path: path + ".messages", field: true),
             pureForm: v.pureForm.map { compilePureForm($0, field: field, coercer: coercer) },
-            requiredWhen: requiredWhen, rules: rules)
+            requiredWhen: requiredWhen, rules: rules,
+            remote: v.remote.map { name in
+                let (line, column) = locate(path + ".remote") ?? (1, 1)
+                return RemoteRuleReference(validator: name, field: field.id, path: path + ".remote", line: line, column: column)
+            },
+            remoteMessages: v.remote == nil ? nil : v.messages)
     }
 
     /// A condition of `required` or of a rule: parsed, bound, and checked for operands that can
@@ -454,7 +463,9 @@ struct FormCompiler {
         for p in problems {
             // Codes of the form's rules are codes too (SEMANTICS §9).
             let code = field ? p.path.first : p.path.dropFirst().first
-            if p.message == "unknown error code", let code, ruleCodes.contains(code) { continue }
+            if p.message == "unknown error code", let code, ruleCodes.contains(code) || (hasRemoteRules && ValidationRule.isValidCode(code)) {
+                continue
+            }
             warning(([path] + p.path).joined(separator: "."), p.message)
         }
         return table

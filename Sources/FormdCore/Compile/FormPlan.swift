@@ -55,6 +55,8 @@ package final class FormPlan: Sendable {
     let hasWarnings: Bool
     /// Some field has `clear_when_hidden` (SEMANTICS §5.4).
     let hasClearWhenHidden: Bool
+    /// Every `"remote"` rule, in definition order (SEMANTICS §6.2).
+    let remoteRules: [RemoteRuleReference]
 
     /// Where a spec's numeric formula program is: `ops` in `formulaOps`, its variables from
     /// `refsBase` in `formulaRefs`. `depth` 0: no program (no formula, or a text template).
@@ -133,7 +135,9 @@ package final class FormPlan: Sendable {
         }
         self.edges = edges
         hasMultipleChoice = (fields + templates.flatMap({ $0.fields })).contains { $0.kind == .multiSelect }
-        hasWarnings = (fields + templates.flatMap({ $0.fields })).contains { $0.warnings != nil }
+        // A remote rule may answer `remote_unchecked`, a warning (SEMANTICS §6.2).
+        hasWarnings = (fields + templates.flatMap({ $0.fields })).contains { $0.warnings != nil || $0.validations?.remote != nil }
+        remoteRules = (fields + templates.flatMap({ $0.fields })).compactMap { $0.validations?.remote }
         hasClearWhenHidden = (fields + templates.flatMap({ $0.fields })).contains { $0.clearWhenHidden }
         self.staticSlotMap = SlotMap(fields: fields, sections: sections, templates: templates, flags: flags)
     }

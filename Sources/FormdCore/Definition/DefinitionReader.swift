@@ -31,6 +31,7 @@ struct DefinitionReader {
     static let validationKeys: Set<String> = [
         "required", "min_length", "max_length", "minimum_length", "maximum_length", "min_value", "max_value",
         "format", "compare_to", "compare_rule", "messages", "min_selections", "max_selections", "rules",
+        "remote",
     ]
     static let ruleKeys: Set<String> = ["condition", "code", "message"]
 
@@ -302,6 +303,15 @@ struct DefinitionReader {
         v.minSelections = count(o, "min_selections", path: p)
         v.maxSelections = count(o, "max_selections", path: p)
         v.compareTo = string(o, "compare_to", path: p)
+        if let name = string(o, "remote", path: p) {
+            if p.hasSuffix(".warnings") {
+                error("\(p).remote", "\"remote\" belongs in \"validations\", not in \"warnings\"")
+            } else if !Validations.isValidRemoteName(name) {
+                error("\(p).remote", "\"\(name)\" is not a remote validator name (a letter, then up to 63 letters, digits, _ or -)")
+            } else {
+                v.remote = name
+            }
+        }
         if let rule = string(o, "compare_rule", path: p) {
             if let r = Validations.CompareRule(rawValue: rule) {
                 v.compareRule = r

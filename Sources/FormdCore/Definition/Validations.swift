@@ -25,8 +25,19 @@ package struct Validations: Sendable, Hashable {
     package var messages: JSONObject?
     /// What a PureForm input's validators add (SEMANTICS §12); nil for Hyper fields.
     package var pureForm: PureFormRules?
+    /// `"remote": "<name>"`: a remote validator the service declares (`validators.remote.<name>`),
+    /// asked after the field's local checks pass (SEMANTICS §6.2). The engine never calls it.
+    package var remote: String?
 
     package init() {}
+
+    /// Remote validator names (`validators.remote.<name>`): a letter, then up to 63 letters,
+    /// digits, `_` or `-`.
+    package static func isValidRemoteName(_ name: String) -> Bool {
+        let u = Array(name.utf8)
+        guard (1...64).contains(u.count), let f = u.first, (f | 0x20) >= 97 && (f | 0x20) <= 122 else { return false }
+        return u.allSatisfy { b in (b | 0x20) >= 97 && (b | 0x20) <= 122 || (b >= 48 && b <= 57) || b == 95 || b == 45 }
+    }
 
     /// Whether the block asks for anything at all (`rules` included).
     package var isEmpty: Bool { self == Validations() }

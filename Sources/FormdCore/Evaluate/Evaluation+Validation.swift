@@ -88,6 +88,12 @@ extension Evaluation {
         if !checks.flags.isDisjoint(with: [.conditionalRequired, .warnings]) {
             return validateFieldChecksAndWarnings(s, checks)
         }
+        if checks.flags.contains(.remote) {
+            let before = errors.count
+            runChecks(s, checks, nil)
+            if errors.count == before { remoteCheck(s) }
+            return
+        }
         runChecks(s, checks, nil)
     }
 
@@ -98,7 +104,9 @@ extension Evaluation {
         if checks.flags.contains(.conditionalRequired), let c = spec.validations?.requiredWhen, conditionHolds(c, context: s) {
             outcomes().conditionallyRequired.insert(s)
         }
+        let before = errors.count
         runChecks(s, checks, nil)
+        if checks.flags.contains(.remote), errors.count == before { remoteCheck(s) }
         guard let w = spec.warnings, origin[s] != .invalid, textTooLong.isEmpty || !textTooLong.contains(s) else { return }
         if w.checks.flags.contains(.conditionalRequired), let c = w.rules.requiredWhen, conditionHolds(c, context: s) {
             outcomes().warnRequired.insert(s)

@@ -74,6 +74,9 @@ package struct Evaluation: Sendable {
     /// Fields whose `format` this build could not check (`FormatPattern.Outcome.deferred`: only
     /// WebAssembly builds, for patterns `SimplePattern` cannot decide), once each, in check order.
     package internal(set) var deferredFormats: [String] = []
+    /// Remote rules whose verdict `options.remoteVerdicts` does not hold (SEMANTICS §6.2): the
+    /// caller asks them and evaluates again with the verdicts; without, they stay undecided.
+    package internal(set) var remoteQuestions: [RemoteQuestion] = []
     /// Ids named in `changed`: evaluate reports `required` only for them.
     var changedIDs: Set<String> = []
     package internal(set) var errors: [FormError] = []
@@ -278,6 +281,8 @@ public struct EvaluationOptions: Sendable {
     public var maxInstances = EvaluationOptions.defaultMaxInstances
     /// `limits.max_instances`'s default.
     public static let defaultMaxInstances = 1_000
+    /// The verdicts of remote rules for this request (`Form.validateAnswer(_:locale:remote:)`).
+    var remoteVerdicts: RemoteVerdicts?
 
     /// The server's defaults: English, no postal-code table, the default limits.
     public init(locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil) {

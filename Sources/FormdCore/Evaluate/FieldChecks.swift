@@ -25,6 +25,8 @@ struct FieldChecks: Sendable {
         static let rules = Flags(rawValue: 128)
         /// A `warnings` block: read from the spec (`FieldSpec.warnings`).
         static let warnings = Flags(rawValue: 256)
+        /// `"remote"`: after the local checks pass, the caller's verdict (SEMANTICS §6.2).
+        static let remote = Flags(rawValue: 512)
     }
 
     private(set) var flags: Flags
@@ -56,6 +58,7 @@ struct FieldChecks: Sendable {
         }
         if rules?.pureForm != nil { f.insert([.rare, .pureForm]) }
         if rules?.compareTo != nil { f.insert(.compare) }
+        if rules?.remote != nil { f.insert(.remote) }
         if rules?.requiredWhen != nil { f.insert(.conditionalRequired) }
         if rules?.rules.isEmpty == false { f.insert(.rules) }
         flags = f

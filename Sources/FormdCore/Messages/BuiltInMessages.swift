@@ -24,6 +24,8 @@ enum BuiltInMessages {
             .minSelections: "Choose at least {min} for {label}.",
             .maxSelections: "Choose at most {max} for {label}.",
             .rule: "{label} is not valid.",
+            .remote: "{label} is not accepted.",
+            .remoteUnchecked: "{label} could not be checked right now.",
         ],
         .nb: [
             .required: "{label} må fylles ut.",
@@ -44,6 +46,8 @@ enum BuiltInMessages {
             .minSelections: "Velg minst {min} for {label}.",
             .maxSelections: "Velg høyst {max} for {label}.",
             .rule: "{label} er ikke gyldig.",
+            .remote: "{label} godtas ikke.",
+            .remoteUnchecked: "{label} kunne ikke kontrolleres nå.",
         ],
         .es: [
             .required: "El campo {label} es obligatorio.",
@@ -64,6 +68,8 @@ enum BuiltInMessages {
             .minSelections: "Elija al menos {min} opciones en el campo {label}.",
             .maxSelections: "Elija como máximo {max} opciones en el campo {label}.",
             .rule: "El campo {label} no es válido.",
+            .remote: "El campo {label} no se acepta.",
+            .remoteUnchecked: "El campo {label} no se ha podido comprobar ahora.",
         ],
     ]
 }

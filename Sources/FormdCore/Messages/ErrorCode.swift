@@ -22,6 +22,11 @@ package enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// An expression rule (`validations.rules`) that names no code of its own; rules with their
     /// own code carry it in `FormError.customCode`.
     case rule
+    /// A remote validator said no (SEMANTICS §6.2); an answer with its own code carries it in
+    /// `FormError.customCode`.
+    case remote
+    /// A warning: a remote validator could not be asked and its policy is `fail_open`.
+    case remoteUnchecked = "remote_unchecked"
 
     /// Dense index, for the flat message tables.
     var index: Int {
@@ -44,8 +49,10 @@ package enum ErrorCode: String, Sendable, Hashable, CaseIterable {
         case .minSelections: 15
         case .maxSelections: 16
         case .rule: 17
+        case .remote: 18
+        case .remoteUnchecked: 19
         }
     }
 
-    static let count = 18
+    static let count = 20
 }

@@ -12,6 +12,8 @@ package struct HTTPResponse: Sendable {
     package var compressionKey: String?
     /// `body` is already gzipped (done on the worker that made it, off the I/O loop).
     var bodyIsGzipped = false
+    /// Set by `HTTPResponse.deferred`: the real response comes later (`DeferredResponse`).
+    package var deferred: DeferredResponse?
 
     package init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = [], allowsCompression: Bool = true) {
         self.status = status

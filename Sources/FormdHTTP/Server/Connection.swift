@@ -32,6 +32,7 @@ final class Connection: @unchecked Sendable {
     private var timerState = TimerState.head
     private var interest = Readiness.readable
     private(set) var closed = false
+    /// A request is with the worker pool, or its response is deferred (`Connection+Deferred`).
     var inFlight = false
     var closeAfterFlush = false
     var lingering = false
@@ -170,6 +171,7 @@ final class Connection: @unchecked Sendable {
                 }
                 if inline {
                     let response = loop.handler.handle(request)
+                    if let deferred = response.deferred { startDeferred(deferred, ctx); continue }
                     ctx.close = ctx.close || loop.draining
                     loop.encoder.encode(response, ctx, into: &loop.writeStaging)
                     if ctx.close { closeAfterFlush = true }
@@ -202,6 +204,7 @@ final class Connection: @unchecked Sendable {
     /// A worker-pool response, back on the loop thread.
     func complete(_ response: HTTPResponse, _ context: ResponseContext) {
         guard !closed else { return }
+        if let deferred = response.deferred { startDeferred(deferred, context); return }
         inFlight = false
         var ctx = context
         ctx.close = ctx.close || loop.draining

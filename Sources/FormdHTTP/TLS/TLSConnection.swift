@@ -39,6 +39,35 @@ final class TLSConnection {
         SSL_set_accept_state(ssl)
     }
 
+    /// The client side (`HTTPClient`): SNI and the peer's name checked against `host` (a DNS
+    /// name or an IP address), chain verification as the context says.
+    init?(clientContext ctx: OpaquePointer, fd: Int32, host: String) {
+        ERR_clear_error()
+        guard let ssl = SSL_new(ctx) else { return nil }
+        self.ssl = ssl
+        guard SSL_set_fd(ssl, fd) == 1 else { return nil }
+        SSL_set_connect_state(ssl)
+        if TLSConnection.isIPAddress(host) {
+            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1 else { return nil }
+        } else {
+            guard formd_set_sni(ssl, host) == 1, SSL_set1_host(ssl, host) == 1 else { return nil }
+        }
+        _ = formd_set_alpn_http11(ssl)
+    }
+
+    /// Why the peer's certificate was refused (after a failed client handshake), or nil.
+    var verifyFailure: String? {
+        let rc = SSL_get_verify_result(ssl)
+        guard rc != Int(X509_V_OK) else { return nil }
+        return String(cString: X509_verify_cert_error_string(rc))
+    }
+
+    static func isIPAddress(_ host: String) -> Bool {
+        var a4 = in_addr()
+        var a6 = in6_addr()
+        return inet_pton(AF_INET, host, &a4) == 1 || inet_pton(AF_INET6, host, &a6) == 1
+    }
+
     deinit { SSL_free(ssl) }
 
     /// Advances the handshake; `.bytes(0)` once established.

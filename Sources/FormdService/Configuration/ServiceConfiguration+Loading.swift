@@ -119,6 +119,7 @@ extension ServiceConfiguration {
             case (.number(let n), .number): content = .string(n.text)
             case (.bool(let b), .flag): content = .string(b ? "true" : "false")
             case (.null, _) where setting.nullable: content = setting.shape == .list ? .stringArray([]) : .string("")
+            case (.object(let inner), .object): content = .string(String(decoding: JSONWriter.encode(.object(inner)), as: UTF8.self))
             case (.array(let items), .list):
                 let list = items.compactMap { item -> String? in if case .string(let s) = item { s } else { nil } }
                 content = list.count == items.count ? .stringArray(list) : nil

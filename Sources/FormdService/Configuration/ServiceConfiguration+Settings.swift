@@ -82,6 +82,8 @@ extension ServiceConfiguration {
         .choice("log.format", \.logFormat, ["text": .text, "json": .json], "`json`: one JSON object per line"),
         .optionalText("validators.postal_codes", \.postalCodes,
             "JSON file for the `postal_code` check: `{\"0450\": \"Oslo\", ...}` or `[{\"City\": \"Oslo\", \"Code\": \"0450\"}, ...]`"),
+        .remoteValidators("validators.remote", \.remoteValidators,
+            "remote validators that definitions name with `\"validations\": {\"remote\": \"<name>\"}`, by name: `{\"username\": {\"url\": \"https://users.internal/check\", \"timeout_ms\": 300, \"on_error\": \"fail_closed\", \"cache_ttl_s\": 0, \"max_concurrency\": 16, \"headers\": {\"Authorization\": \"env:USERS_TOKEN\"}, \"send_fields\": [], \"ca_file\": null, \"breaker\": {\"failures\": 5, \"open_ms\": 5000}}}` (only `url` is required; the variable holds the same JSON). URLs come only from here; a definition naming a validator not declared here is not served. Contract, policies and metrics: docs/reference/API.md §11"),
         .list(
             "cors.allowed_origins", \.corsAllowedOrigins, expected: "a list of origins or \"*\"",
             check: { o in o == "*" || CORSPolicy.isOrigin(o) ? nil : "\"\(o)\" is not an origin (scheme://host[:port], no path)" },

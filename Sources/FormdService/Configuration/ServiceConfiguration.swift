@@ -46,6 +46,8 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var logLevel = "info"
     package var logFormat = LogFormat.text
     package var postalCodes: String?
+    /// `validators.remote`: the remote validators definitions may name (API.md §11).
+    package var remoteValidators: [RemoteValidatorSettings] = []
     /// Origins whose browsers may call formd (`*` for any); empty: no CORS headers at all.
     package var corsAllowedOrigins: [String] = []
     /// Serve the form page at `/` (the embeddable client under `/client/` is served either way).

@@ -6,7 +6,7 @@ import FormdCore
 /// README's settings table and `config/formd.json` all follow from `ServiceConfiguration.settings`.
 package struct Setting: Sendable {
     /// What a value may look like in the JSON config file (the environment and flags give text).
-    enum Shape: Sendable { case text, number, flag, list }
+    enum Shape: Sendable { case text, number, flag, list, object }
 
     /// A value as the providers hand it over: text, or a list for `.list` settings.
     enum Value: Sendable {
@@ -168,6 +168,22 @@ extension Setting {
                 c[keyPath: path] = list
             },
             json: { c in "[" + c[keyPath: path].map(quoted).joined(separator: ", ") + "]" })
+    }
+
+    /// `validators.remote`: a JSON object of validators by name (the variable: the same JSON).
+    static func remoteValidators(
+        _ key: String, _ path: WritableKeyPath<ServiceConfiguration, [RemoteValidatorSettings]> & Sendable, _ summary: String
+    ) -> Setting {
+        Setting(
+            key: key, expected: "expected a JSON object of validators by name", summary: summary, shape: .object, nullable: true,
+            apply: { c, v throws(Refusal) in
+                c[keyPath: path] = try RemoteValidatorSettings.parse(try v.text(), environment: ProcessInfo.processInfo.environment)
+            },
+            json: { c in
+                let list = c[keyPath: path]
+                if list.isEmpty { return "{}" }
+                return "{" + list.map { quoted($0.name) + ": " + $0.json }.joined(separator: ", ") + "}"
+            })
     }
 
     static func quoted(_ s: String) -> String {

@@ -59,7 +59,8 @@ enum OpenAPIDocument {
               "404": {"$ref": "#/components/responses/HTTPError"},
               "412": {"$ref": "#/components/responses/HTTPError"},
               "413": {"$ref": "#/components/responses/HTTPError"},
-              "415": {"$ref": "#/components/responses/HTTPError"}
+              "415": {"$ref": "#/components/responses/HTTPError"},
+              "503": {"description": "remote-unavailable: a fail_closed remote validator gave no verdict (API.md §11.3); Retry-After says when to try again", "headers": {"Retry-After": {"schema": {"type": "string"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/HTTPError"}}}}
             }
           }
         },
@@ -99,7 +100,8 @@ enum OpenAPIDocument {
               "404": {"$ref": "#/components/responses/HTTPError"},
               "412": {"$ref": "#/components/responses/HTTPError"},
               "413": {"$ref": "#/components/responses/HTTPError"},
-              "415": {"$ref": "#/components/responses/HTTPError"}
+              "415": {"$ref": "#/components/responses/HTTPError"},
+              "503": {"description": "remote-unavailable: a fail_closed remote validator gave no verdict for a changed field (API.md §11.3); Retry-After says when to try again", "headers": {"Retry-After": {"schema": {"type": "string"}}}, "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/HTTPError"}}}}
             }
           }
         },

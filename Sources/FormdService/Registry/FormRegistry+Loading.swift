@@ -198,6 +198,11 @@ extension FormRegistry {
             reject(id, path: path, error.diagnostics, initial: initial)
             return nil
         }
+        let undeclared = form.undeclaredRemoteValidators(declared: declaredRemoteValidators)
+        if !undeclared.isEmpty {
+            reject(id, path: path, undeclared, initial: initial)
+            return nil
+        }
         // Every load of new content, at start-up and on each reload, says what is suspect.
         let warnings = form.warnings
         for d in warnings {

@@ -60,6 +60,9 @@ package final class FormRegistry: @unchecked Sendable {
     package let strict: Bool
     /// The engine's limits and tables, given to every form compiled here.
     package let options: EvaluationOptions
+    /// `validators.remote`'s names: a definition naming another remote validator is refused
+    /// like one with errors (set before the first load; never changes after).
+    package var declaredRemoteValidators: Set<String> = []
     let logger: Logger
     let metrics: ServiceMetrics?
 

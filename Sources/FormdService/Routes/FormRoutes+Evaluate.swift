@@ -26,8 +26,51 @@ extension FormRoutes {
         let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
         let answer = form.validateAnswer(values, locale: locale)
         metrics.formatTimedOut(answer.formatTimeouts)
+        guard answer.remoteQuestions.isEmpty else {
+            // Remote rules to ask (API.md §11): answered when the validators have spoken.
+            return askRemote(answer.remoteQuestions, form, values) { [self, values, isFormPost] verdicts in
+                let answer = form.validateAnswer(values, locale: locale, remote: verdicts)
+                if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
+                return Self.stateResponse(
+                    withVersionInfo(answer.json, form: form, current: current), status: answer.isValid ? 200 : 422, locale: answer.locale)
+            }
+        }
         if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
         return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: answer.isValid ? 200 : 422, locale: answer.locale)
+    }
+
+    /// A deferred response: the questions go to the remote validators (concurrently, off every
+    /// I/O loop); `answer` makes the response from their verdicts, or a fail-closed validator
+    /// without a verdict makes it 503 `remote-unavailable` with `Retry-After`.
+    func askRemote(
+        _ questions: [RemoteQuestion], _ form: Form, _ values: FormValues,
+        answer: @escaping @Sendable (RemoteVerdicts) -> HTTPResponse
+    ) -> HTTPResponse {
+        guard let remote else {
+            return Self.remoteUnavailable(validator: questions[0].validator, field: questions[0].field, kind: "undeclared", retryAfter: 1)
+        }
+        let logger = self.logger
+        return .deferred { complete in
+            remote.ask(questions, form: form.id, version: form.version, values: values) { result in
+                switch result {
+                case .verdicts(let verdicts):
+                    // The second pass is the engine's work: not on the client's loop.
+                    DispatchQueue.global().async { complete(answer(verdicts)) }
+                case .unavailable(let validator, let field, let kind, let retryAfter):
+                    logger.warning(
+                        "remote validator unavailable", metadata: ["validator": "\(validator)", "field": "\(field)", "kind": "\(kind)"])
+                    complete(Self.remoteUnavailable(validator: validator, field: field, kind: kind, retryAfter: retryAfter))
+                }
+            }
+        }
+    }
+
+    static func remoteUnavailable(validator: String, field: String, kind: String, retryAfter: Int) -> HTTPResponse {
+        var r = HTTPResponse.problem(
+            status: 503, slug: "remote-unavailable", title: "Remote validator unavailable",
+            detail: "the remote validator \"\(validator)\" gave no verdict for \"\(field)\" (\(kind)); the submission is neither valid nor invalid: try again later")
+        r.headers.set("Retry-After", String(retryAfter))
+        return r
     }
 
     func evaluate(_ form: Form, _ request: HTTPRequest, current: Form? = nil, versionChecked: Bool = false) -> HTTPResponse {
@@ -94,6 +137,13 @@ extension FormRoutes {
             }
         }
         metrics.formatTimedOut(answer.formatTimeouts)
+        guard answer.remoteQuestions.isEmpty else {
+            // Only fields in `changed` ask (SEMANTICS §6.2).
+            return askRemote(answer.remoteQuestions, form, values) { [self, values, changed, previous] verdicts in
+                let answer = (try? form.evaluateAnswer(values, changed: changed, previous: previous, locale: locale, remote: verdicts)) ?? answer
+                return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: 200, locale: answer.locale)
+            }
+        }
         return Self.stateResponse(withVersionInfo(answer.json, form: form, current: current), status: 200, locale: answer.locale)
     }
 

@@ -20,6 +20,8 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     /// `html.success_url` / `html.error_url`: where an HTML form post that asks for HTML goes.
     let htmlSuccessURL: String?
     let htmlErrorURL: String?
+    /// `validators.remote` (set once, before serving); nil: none declared.
+    package var remote: RemoteValidators?
     /// Set by the lifecycle: false while starting and while draining (`/readyz` → 503).
     private let readyLock = NSLock()
     private var ready = false
@@ -57,6 +59,15 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let start = ContinuousClock.now
         let (route, response) = cors == nil ? route(request) : routeWithCORS(request)
+        if response.deferred != nil {
+            // Waiting on remote validators: counted and logged when the answer is ready.
+            return response.finally { [self] r in finished(request, route, r, start) }
+        }
+        finished(request, route, response, start)
+        return response
+    }
+
+    private func finished(_ request: HTTPRequest, _ route: String, _ response: HTTPResponse, _ start: ContinuousClock.Instant) {
         metrics.record(route: route, status: response.status, duration: ContinuousClock.now - start)
         if response.status >= 500 {
             logger.error("request failed", metadata: ["request_id": "\(request.requestID)", "route": "\(route)", "status": "\(response.status)"])
@@ -65,7 +76,6 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
                 "\(request.method) \(request.path) \(response.status)",
                 metadata: ["request_id": "\(request.requestID)", "route": "\(route)"])
         }
-        return response
     }
 
     /// Requests the HTTP server refused before routing (bad framing, limits, timeouts) are
@@ -97,10 +107,11 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
         if request.method == "OPTIONS", let origin, request.headers["Access-Control-Request-Method"] != nil {
             return ("preflight", cors.preflight(path: request.path, origin: origin))
         }
-        var (label, response) = route(request)
-        if let origin { cors.decorate(&response, origin: origin) }
-        response.headers.add("Vary", "Origin")
-        return (label, response)
+        let (label, response) = route(request)
+        return (label, response.finally { r in
+            if let origin { cors.decorate(&r, origin: origin) }
+            r.headers.add("Vary", "Origin")
+        })
     }
 
     /// The route template (a metrics label) and the answer.
@@ -156,10 +167,10 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
             switch select(String(parts[0]), request) {
             case .problem(let problem): return (template, problem)
             case .form(let s):
-                var r = parts[1] == "validate" ? validate(s.form, request, current: s.current, versionChecked: true)
+                let r = parts[1] == "validate" ? validate(s.form, request, current: s.current, versionChecked: true)
                     : evaluate(s.form, request, current: s.current, versionChecked: true)
-                r.headers.set(Self.digestHeader, registry.formsDigest().value)
-                return (template, r)
+                let digest = registry.formsDigest().value
+                return (template, r.finally { $0.headers.set(Self.digestHeader, digest) })
             }
         case 2 where parts[1] == "versions":
             guard isGet else { return ("/forms/{id}/versions", Self.notAllowed("GET, HEAD")) }
