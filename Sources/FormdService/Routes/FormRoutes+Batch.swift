@@ -15,10 +15,16 @@ extension FormRoutes: HTTPStreamingHandler {
     static let ndjsonTypes: Set<String> = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
     static let batchTemplate = "/forms/{id}/validate/batch"
 
-    /// The one streamed route: a POST whose path ends in `/validate/batch`.
+    /// The one streamed route: a POST whose path ends in `/validate/batch`. Asked of every head,
+    /// so it compares bytes (`hasSuffix` on a `String` compares characters).
     package func streams(_ request: HTTPRequest) -> Bool {
-        request.method == "POST" && request.path.hasPrefix("/forms/") && request.path.hasSuffix("/validate/batch")
+        guard request.method == "POST" else { return false }
+        let path = request.path.utf8
+        return path.count > Self.batchSuffix.count && path.starts(with: "/forms/".utf8)
+            && path.reversed().starts(with: Self.batchSuffix.reversed())
     }
+
+    static let batchSuffix = Array("/validate/batch".utf8)
 
     package func openStream(_ request: HTTPRequest) -> HTTPStreamOpening {
         let start = ContinuousClock.now
