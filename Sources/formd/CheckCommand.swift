@@ -89,8 +89,10 @@ enum DefinitionFiles {
             let id = String(name.dropLast(5))
             // A kept version (`formd publish`): it must load and hash to its name.
             if let kept = KeptVersionName(fileName: name) {
-                switch KeptVersionName.load(path: file, name: kept, maxFileBytes: maxFileBytes, options: EvaluationOptions()) {
-                case .success(let form): return (file, form.warnings)
+                switch KeptVersionName.load(path: file, name: kept, maxFileBytes: maxFileBytes, options: EvaluationOptions(), declaredRemote: remote.declared) {
+                case .success(let form):
+                    if remote.declared == nil { remote.unchecked += form.remoteRules.count }
+                    return (file, form.warnings)
                 case .failure(let error): return (file, error.diagnostics)
                 }
             }

@@ -366,6 +366,27 @@ struct VersionServerTests {
         #expect(try server.request("POST", "/forms/contact/validate", json: #"{"name": "Kari Nordmann"}"#).status == 200)
     }
 
+    /// A kept version whose remote rule names a validator the settings do not declare is refused
+    /// like a current definition would be (logged with its place), never served to answer 503s.
+    @Test func aKeptVersionNamingAnUndeclaredValidatorIsRefused() throws {
+        let folder = try TempFolder()
+        let forms = try folder.subfolder("Forms")
+        try folder.write("Forms/contact.json", VersionFixtures.contact(min: 5))
+        let text = VersionFixtures.contact(min: 2).replacingOccurrences(
+            of: #""validations": {"required": true, "min_length": 2}"#, with: #""validations": {"required": true, "min_length": 2, "remote": "users"}"#)
+        #expect(text.contains("\"remote\""))
+        let version = try VersionFixtures.version(text)
+        let kept = KeptVersionName(id: "contact", published: "20200101T000000Z", hash: VersionFixtures.hash(version))
+        try folder.write("Forms/\(kept.fileName)", text)
+        let server = try FormdServerProcess(forms: forms, directory: folder.url)
+        let logged = server.child.stderr.wait(until: Date() + Self.deadline) {
+            $0.split(separator: "\n").contains { $0.contains(kept.fileName + ":") && $0.contains("kept version refused") && $0.contains("users") } ? true : nil
+        }
+        #expect(logged == true, "\(server.child.stderr.text)")
+        #expect(try server.request("POST", "/forms/contact/validate", headers: [("If-Match", version)], json: #"{"name": "Kari"}"#).status == 412)
+        #expect(try server.request("POST", "/forms/contact/validate", json: #"{"name": "Kari Nordmann"}"#).status == 200)
+    }
+
     /// Every replica reports the digest of its form set: the same folder, the same digest, in
     /// `/readyz`, on every form answer and in `/metrics`; a publish changes it.
     @Test func replicasReportTheDigestOfTheirFormSet() throws {

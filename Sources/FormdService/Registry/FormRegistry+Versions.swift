@@ -118,7 +118,7 @@ extension FormRegistry {
     func verifyKept(_ entry: KeptEntry) {
         guard lock.withLock({ kept[entry.name.id]?.contains { $0.name == entry.name && !$0.refused && $0.stamp == entry.stamp } == true })
         else { return }
-        if case .failure(let error) = KeptVersionName.load(path: entry.path, name: entry.name, maxFileBytes: maxFileBytes, options: options) {
+        if case .failure(let error) = KeptVersionName.load(path: entry.path, name: entry.name, maxFileBytes: maxFileBytes, options: options, declaredRemote: declaredRemoteValidators) {
             refuseKept(entry, error)
         }
     }
@@ -182,7 +182,7 @@ extension FormRegistry {
             return form
         }
         lock.unlock()
-        switch KeptVersionName.load(path: entry.path, name: entry.name, maxFileBytes: maxFileBytes, options: options) {
+        switch KeptVersionName.load(path: entry.path, name: entry.name, maxFileBytes: maxFileBytes, options: options, declaredRemote: declaredRemoteValidators) {
         case .success(let form):
             lock.withLock {
                 if kept[id]?.contains(where: { $0.name == entry.name && !$0.refused }) == true { cache.insert(key, generation: 0, form) }

@@ -78,7 +78,11 @@ package struct KeptVersionName: Sendable, Hashable, Comparable {
 
     /// Reads and compiles a kept file; the form, or the problems with `file:line:col` (a hash that
     /// does not match the bytes is an error at 1:1).
-    package static func load(path: String, name: KeptVersionName, maxFileBytes: Int, options: EvaluationOptions) -> Result<Form, KeptVersionError> {
+    /// With `declaredRemote`, a version whose remote rules name a validator not declared there is
+    /// refused as a current definition would be (nil: not checked, as `formd check` without `--config`).
+    package static func load(
+        path: String, name: KeptVersionName, maxFileBytes: Int, options: EvaluationOptions, declaredRemote: Set<String>? = nil
+    ) -> Result<Form, KeptVersionError> {
         switch DefinitionFile.read(path, limit: maxFileBytes) {
         case .failure(let failure): return .failure(KeptVersionError(diagnostics: [Diagnostic(.error, path: "", message: failure.description)]))
         case .success(let read):
@@ -90,6 +94,10 @@ package struct KeptVersionName: Sendable, Hashable, Comparable {
                             .error, path: "",
                             message: "a kept version's bytes must hash to its name: this file is version \(form.version), not \(name.version) (damaged or edited by hand; kept versions are written by `formd publish` and never edited)")
                     ]))
+                }
+                if let declaredRemote {
+                    let undeclared = form.undeclaredRemoteValidators(declared: declaredRemote)
+                    if !undeclared.isEmpty { return .failure(KeptVersionError(diagnostics: undeclared)) }
                 }
                 return .success(form)
             } catch {
