@@ -49,11 +49,15 @@ public enum PreviousState: Sendable, Equatable {
 }
 
 extension Form {
-    /// The validate answer for `values` (a decoded submission).
+    /// The validate answer for `values` (a decoded submission: flat keys, or repeating sections
+    /// as rows, API reference §4.3).
+    ///
+    /// - Throws: ``FormRequestError/badRows(_:)`` for rows formd cannot read.
     public func validateAnswer(_ values: FormValues, locale: SupportedLocale? = nil, reservingCapacity capacity: Int = 512)
-        -> FormAnswer
+        throws(FormRequestError) -> FormAnswer
     {
-        let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
+        let (flat, rows) = try loaded.plan.flattenRows(values)
+        let evaluation = Evaluation(plan: loaded.plan, values: flat, rows: rows, mode: .validate, options: options(for: locale))
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
@@ -65,7 +69,8 @@ extension Form {
     /// with `state` and `changes` when the client sent its previous state.
     ///
     /// - Throws: ``FormRequestError/unknownChangedID(_:)`` for an id the form does not have;
-    ///   ``FormRequestError/badState(_:)`` for a token of another form or version, or a damaged one.
+    ///   ``FormRequestError/badState(_:)`` for a token of another form or version, or a damaged one;
+    ///   ``FormRequestError/badRows(_:)`` for rows formd cannot read.
     public func evaluateAnswer(
         _ values: FormValues, changed: [String] = [], previous: PreviousState = .notSent, locale: SupportedLocale? = nil,
         reservingCapacity capacity: Int = 1024
@@ -82,7 +87,9 @@ extension Form {
                 throw .badState(error.description)
             }
         }
-        let evaluation = Evaluation(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
+        let (flat, rows) = try loaded.plan.flattenRows(values)
+        let evaluation = Evaluation(
+            plan: loaded.plan, values: flat, rows: rows, changed: changed, mode: .evaluate, options: options(for: locale))
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
         evaluation.evaluateResponse(form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         return FormAnswer(evaluation, json: w.bytes)

@@ -49,8 +49,10 @@ package struct Evaluation: Sendable {
     // Per section slot.
     var sectionHidden: [Bool]
 
-    /// The decoded submission.
+    /// The decoded submission (flat: sections sent as rows are flattened, `NestedRows`).
     let submission: JSONObject
+    /// The sections the client sent as rows, answered as rows; nil for a flat submission.
+    let nestedRows: NestedRows?
     /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
     var memberSlot: [Int32] = []
     var actions: [Action] = []
@@ -97,8 +99,11 @@ package struct Evaluation: Sendable {
     /// Evaluates `values` (a decoded submission) against `plan`. `changed` names fields or dynamic
     /// sections whose value targets run (evaluate only); it must have been checked with
     /// `FormPlan.unknownChangedID`.
-    package init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
+    package init(
+        plan: FormPlan, values: JSONObject, rows: NestedRows? = nil, changed: [String] = [], mode: Mode, options: EvaluationOptions
+    ) {
         self.plan = plan
+        nestedRows = rows
         self.mode = mode
         self.options = options
         aggregates = plan.templates.isEmpty ? nil : AggregateCache(attributes: plan.templates.map({ $0.fields.count }))
