@@ -244,6 +244,8 @@ struct SubmissionSchema {
             note = "custom kind: any JSON value, kept as sent"
         }
         if computed { o.append("readOnly", .bool(true)) }
+        // Secret fields are validated and never echoed: sent, never in an answer's `values`.
+        if f.isSecret { o.append("writeOnly", .bool(true)) }
         o.members.insert(.init(key: "description", value: .string(describe(f, note: note))), at: 0)
         return .object(o)
     }
