@@ -109,7 +109,7 @@ enum OpenAPIDocument {
           "get": {
             "operationId": "getSubmissionSchema",
             "summary": "JSON Schema 2020-12 of the form's canonical submission (plain types, repeating sections as arrays of rows), or with lenient=1 of every spelling formd accepts; ETag is the form's version",
-            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}, {"name": "lenient", "in": "query", "required": false, "schema": {"enum": ["1", "true", "0", "false"]}, "description": "1 or true: the lenient variant (API.md 4.1)"}],
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}, {"name": "lenient", "in": "query", "required": false, "schema": {"type": "string"}, "description": "1 or true: the lenient variant (API.md 4.1); any other value, or none, the canonical one"}],
             "responses": {
               "200": {
                 "description": "The schema",
@@ -150,7 +150,7 @@ enum OpenAPIDocument {
           "get": {
             "operationId": "getVersionSchema",
             "summary": "One version's submission schema (canonical, or lenient with lenient=1); immutable",
-            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}, {"name": "lenient", "in": "query", "required": false, "schema": {"enum": ["1", "true", "0", "false"]}, "description": "1 or true: the lenient variant (API.md 4.1)"}],
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}, {"name": "lenient", "in": "query", "required": false, "schema": {"type": "string"}, "description": "1 or true: the lenient variant (API.md 4.1); any other value, or none, the canonical one"}],
             "responses": {
               "200": {"description": "The schema", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"application/schema+json": {"schema": {"type": "object"}}}},
               "304": {"description": "Not modified"},
