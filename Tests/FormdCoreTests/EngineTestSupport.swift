@@ -68,9 +68,8 @@ enum Engine {
         locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil
     ) throws -> Evaluation {
         let object = try #require(try JSONParser.parse(values).root.objectValue)
-        let (flat, rows) = try form.plan.flattenRows(object)
-        return Evaluation(
-            plan: form.plan, values: flat, rows: rows, changed: changed, mode: mode,
+        return try Evaluation.of(
+            plan: form.plan, values: object, changed: changed, mode: mode,
             options: EvaluationOptions(locale: locale, postalCodes: postalCodes))
     }
 

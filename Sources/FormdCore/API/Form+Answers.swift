@@ -56,8 +56,7 @@ extension Form {
     public func validateAnswer(_ values: FormValues, locale: SupportedLocale? = nil, reservingCapacity capacity: Int = 512)
         throws(FormRequestError) -> FormAnswer
     {
-        let (flat, rows) = try loaded.plan.flattenRows(values)
-        let evaluation = Evaluation(plan: loaded.plan, values: flat, rows: rows, mode: .validate, options: options(for: locale))
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
@@ -87,9 +86,7 @@ extension Form {
                 throw .badState(error.description)
             }
         }
-        let (flat, rows) = try loaded.plan.flattenRows(values)
-        let evaluation = Evaluation(
-            plan: loaded.plan, values: flat, rows: rows, changed: changed, mode: .evaluate, options: options(for: locale))
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
         evaluation.evaluateResponse(form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         return FormAnswer(evaluation, json: w.bytes)

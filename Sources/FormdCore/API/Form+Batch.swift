@@ -57,15 +57,13 @@ extension Form {
             Self.problemLine(number, slug: "not-an-object", detail: "a line must be a values object", into: &out)
             return .problem
         }
-        let flat: FormValues
-        let rows: NestedRows?
+        let evaluation: Evaluation
         do {
-            (flat, rows) = try loaded.plan.flattenRows(values)
+            evaluation = try Evaluation.of(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
         } catch {
             Self.problemLine(number, slug: "bad-rows", detail: error.description, into: &out)
             return .problem
         }
-        let evaluation = Evaluation(plan: loaded.plan, values: flat, rows: rows, mode: .validate, options: options(for: locale))
         var w = JSONWriter(reservingCapacity: 512)
         evaluation.validateResponse(form: loaded.id, version: loaded.version, into: &w)
         out += w.bytes

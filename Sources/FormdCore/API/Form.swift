@@ -54,9 +54,7 @@ public struct Form: Sendable {
     ///   dynamic section of the form; ``FormRequestError/badRows(_:)`` for rows formd cannot read.
     public func evaluate(_ values: FormValues, changed: [String] = [], locale: String? = nil) throws(FormRequestError) -> FormState {
         if let bad = loaded.plan.unknownChangedID(changed) { throw .unknownChangedID(bad) }
-        let (flat, rows) = try loaded.plan.flattenRows(values)
-        let evaluation = Evaluation(
-            plan: loaded.plan, values: flat, rows: rows, changed: changed, mode: .evaluate, options: options(for: locale))
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
         return FormState(evaluation, form: self, mode: .evaluate)
     }
 
@@ -65,8 +63,7 @@ public struct Form: Sendable {
     /// - Throws: ``FormRequestError/badRows(_:)`` when a repeating section is sent as rows in a
     ///   shape formd cannot read (API reference §4.3). Flat submissions never throw.
     public func validate(_ values: FormValues, locale: String? = nil) throws(FormRequestError) -> FormState {
-        let (flat, rows) = try loaded.plan.flattenRows(values)
-        let evaluation = Evaluation(plan: loaded.plan, values: flat, rows: rows, mode: .validate, options: options(for: locale))
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
         return FormState(evaluation, form: self, mode: .validate)
     }
 

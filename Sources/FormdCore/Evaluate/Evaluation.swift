@@ -53,6 +53,10 @@ package struct Evaluation: Sendable {
     let submission: JSONObject
     /// The sections the client sent as rows, answered as rows; nil for a flat submission.
     let nestedRows: NestedRows?
+    /// Some key names a repeating section as a whole (`"items": [...]`, API.md §4.3): the
+    /// evaluation stopped after routing, and `Evaluation.of` runs it again on the flattened rows.
+    /// Found among the keys that name nothing, so flat submissions pay nothing for it.
+    private(set) var sawRowSection = false
     /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
     var memberSlot: [Int32] = []
     var actions: [Action] = []
@@ -133,8 +137,18 @@ package struct Evaluation: Sendable {
                 instanceSets[t].insert(n)
                 pending.append((m, t, n, a))
             case .unknown:
-                break
+                if !plan.rowSections.isEmpty, plan.rowSection(members[m].key) != nil { sawRowSection = true }
             }
+        }
+        if sawRowSection {
+            slotMap = plan.staticSlotMap
+            stored = []
+            origin = []
+            cleared = []
+            hidden = []
+            disabled = []
+            sectionHidden = []
+            return
         }
         // Instances past the section's `max_instances`, or past the engine's cap when it has none,
         // are refused before anything is evaluated (SEMANTICS §7, §11): the first ones by index

@@ -3,9 +3,9 @@
 /// carries those sections as rows again. Which sections a submission sent as rows is all the
 /// answer needs to know: `templates[t]` is true for them.
 ///
-/// A submission without rows is not copied or looked at beyond comparing each key's length with
-/// the few dynamic section ids (forms without dynamic sections skip even that): the flat path,
-/// the common one, stays as it was.
+/// A submission without rows is not copied or looked at again: routing (`Evaluation.init`) notices
+/// a section id among the keys that name no field, which flat submissions rarely have, so the flat
+/// path, the common one, stays as it was (callgrind, docs/BENCHMARKS.md).
 package struct NestedRows: Sendable {
     /// A dynamic section a submission may send as rows.
     package struct Section: Sendable {
@@ -17,6 +17,22 @@ package struct NestedRows: Sendable {
 
     /// Per template: sent as rows, so answered as rows.
     var templates: [Bool]
+}
+
+extension Evaluation {
+    /// The evaluation of a submission whose repeating sections may be flat keys or rows: evaluated
+    /// as it is, unless routing met a section sent as rows (`sawRowSection`); then the rows are
+    /// flattened (`FormPlan.flattenRows`) and that is evaluated, answered with those sections as rows.
+    ///
+    /// - Throws: ``FormRequestError/badRows(_:)`` for rows formd cannot read.
+    static func of(
+        plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions
+    ) throws(FormRequestError) -> Evaluation {
+        let e = Evaluation(plan: plan, values: values, changed: changed, mode: mode, options: options)
+        guard e.sawRowSection else { return e }
+        let (flat, rows) = try plan.flattenRows(values)
+        return Evaluation(plan: plan, values: flat, rows: rows, changed: changed, mode: mode, options: options)
+    }
 }
 
 extension FormPlan {
