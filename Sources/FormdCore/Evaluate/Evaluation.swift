@@ -51,12 +51,9 @@ package struct Evaluation: Sendable {
 
     /// The decoded submission (flat: sections sent as rows are flattened, `NestedRows`).
     let submission: JSONObject
-    /// The sections the client sent as rows, answered as rows; nil for a flat submission.
-    let nestedRows: NestedRows?
-    /// Some key names a repeating section as a whole (`"items": [...]`, API.md §4.3): the
-    /// evaluation stopped after routing, and `Evaluation.of` runs it again on the flattened rows.
-    /// Found among the keys that name nothing, so flat submissions pay nothing for it.
-    private(set) var sawRowSection = false
+    /// The sections the client sent as rows, answered as rows; nil for a flat submission. Set by
+    /// `Evaluation.of` after the evaluation (it changes only how `values` is written).
+    var nestedRows: NestedRows? = nil
     /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
     var memberSlot: [Int32] = []
     var actions: [Action] = []
@@ -103,11 +100,8 @@ package struct Evaluation: Sendable {
     /// Evaluates `values` (a decoded submission) against `plan`. `changed` names fields or dynamic
     /// sections whose value targets run (evaluate only); it must have been checked with
     /// `FormPlan.unknownChangedID`.
-    package init(
-        plan: FormPlan, values: JSONObject, rows: NestedRows? = nil, changed: [String] = [], mode: Mode, options: EvaluationOptions
-    ) {
+    package init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
         self.plan = plan
-        nestedRows = rows
         self.mode = mode
         self.options = options
         aggregates = plan.templates.isEmpty ? nil : AggregateCache(attributes: plan.templates.map({ $0.fields.count }))
@@ -137,18 +131,8 @@ package struct Evaluation: Sendable {
                 instanceSets[t].insert(n)
                 pending.append((m, t, n, a))
             case .unknown:
-                if !plan.rowSections.isEmpty, plan.rowSection(members[m].key) != nil { sawRowSection = true }
+                break
             }
-        }
-        if sawRowSection {
-            slotMap = plan.staticSlotMap
-            stored = []
-            origin = []
-            cleared = []
-            hidden = []
-            disabled = []
-            sectionHidden = []
-            return
         }
         // Instances past the section's `max_instances`, or past the engine's cap when it has none,
         // are refused before anything is evaluated (SEMANTICS §7, §11): the first ones by index

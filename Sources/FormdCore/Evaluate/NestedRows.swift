@@ -3,9 +3,9 @@
 /// carries those sections as rows again. Which sections a submission sent as rows is all the
 /// answer needs to know: `templates[t]` is true for them.
 ///
-/// A submission without rows is not copied or looked at again: routing (`Evaluation.init`) notices
-/// a section id among the keys that name no field, which flat submissions rarely have, so the flat
-/// path, the common one, stays as it was (callgrind, docs/BENCHMARKS.md).
+/// A submission without rows is not copied: each key's length is tested against the section ids'
+/// (a bit mask), and forms without dynamic sections skip even that, so the flat path, the common
+/// one, stays as it was (callgrind, docs/BENCHMARKS.md).
 package struct NestedRows: Sendable {
     /// A dynamic section a submission may send as rows.
     package struct Section: Sendable {
@@ -20,25 +20,29 @@ package struct NestedRows: Sendable {
 }
 
 extension Evaluation {
-    /// The evaluation of a submission whose repeating sections may be flat keys or rows: evaluated
-    /// as it is, unless routing met a section sent as rows (`sawRowSection`); then the rows are
-    /// flattened (`FormPlan.flattenRows`) and that is evaluated, answered with those sections as rows.
+    /// The evaluation of a submission whose repeating sections may be flat keys or rows: rows are
+    /// flattened first (`FormPlan.flattenRows`, which returns a flat submission as it is), and the
+    /// answer carries those sections as rows.
     ///
     /// - Throws: ``FormRequestError/badRows(_:)`` for rows formd cannot read.
+    @inline(__always)
     static func of(
         plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions
     ) throws(FormRequestError) -> Evaluation {
-        let e = Evaluation(plan: plan, values: values, changed: changed, mode: mode, options: options)
-        guard e.sawRowSection else { return e }
+        guard !plan.rowSections.isEmpty else { return Evaluation(plan: plan, values: values, changed: changed, mode: mode, options: options) }
         let (flat, rows) = try plan.flattenRows(values)
-        return Evaluation(plan: plan, values: flat, rows: rows, changed: changed, mode: mode, options: options)
+        var e = Evaluation(plan: plan, values: flat, changed: changed, mode: mode, options: options)
+        e.nestedRows = rows
+        return e
     }
 }
 
 extension FormPlan {
-    /// The dynamic section a member key names as a whole (`items`), if any.
+    /// The dynamic section a member key names as a whole (`items`), if any. Most keys differ in
+    /// length from every section id (`rowSectionLengths`): they cost a length and a bit test.
     @inline(__always) func rowSection(_ key: String) -> NestedRows.Section? {
         let length = key.utf8.count
+        guard rowSectionLengths & (1 << UInt64(min(length, 63))) != 0 else { return nil }
         for s in rowSections where s.idLength == length && s.id == key { return s }
         return nil
     }

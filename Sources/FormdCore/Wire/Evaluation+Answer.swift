@@ -22,7 +22,8 @@ extension Evaluation: AnswerContent {
     @inline(__always)
     func forEachValue(_ body: (String, JSONValue) -> Void) {
         if let rows = nestedRows {
-            forEachValue(rows: rows, body)
+            // Not `body` passed on: the flat loop below keeps it inlined.
+            for (id, v) in values(rows: rows) { body(id, v) }
             return
         }
         for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
@@ -113,7 +114,8 @@ extension Evaluation {
     /// `values` of a submission that sent some repeating sections as rows: those sections as
     /// `"items": [{"amount": 3}, ...]` at the section's place (one row per instance, in order,
     /// `{}` for a row without visible values), everything else as the flat path writes it.
-    func forEachValue(rows: NestedRows, _ body: (String, JSONValue) -> Void) {
+    func values(rows: NestedRows) -> [(id: String, value: JSONValue)] {
+        var out: [(id: String, value: JSONValue)] = []
         for o in slotMap.sectionOrder {
             let ss = Int(o)
             let section = slotMap.sections[ss]
@@ -130,12 +132,13 @@ extension Evaluation {
                     }
                     list.append(.object(row))
                 }
-                body(id, .array(list))
+                out.append((id, .array(list)))
             }
             let range = slotMap.sectionFields[ss]
             for s in Int(range.lowerBound)..<Int(range.upperBound) {
-                if let v = outputValue(s) { body(slotMap.ids[s], v) }
+                if let v = outputValue(s) { out.append((slotMap.ids[s], v)) }
             }
         }
+        return out
     }
 }
