@@ -164,7 +164,12 @@ public func formdValidate(
     guard let form = form(handle) else { return answer(2, "no form has handle \(handle)") }
     switch values(valuesPtr, valuesLen) {
     case .failure(let problem): return answer(2, problem.text)
-    case .success(let v): return answer(form.validateAnswer(v, locale: locale(localePtr, localeLen)))
+    case .success(let v):
+        do {
+            return answer(try form.validateAnswer(v, locale: locale(localePtr, localeLen)))
+        } catch {
+            return answer(2, error.description)
+        }
     }
 }
 

@@ -111,7 +111,11 @@ public final class FormdClient: Sendable {
             return Result(state: try Self.state(data), source: .server)
         } catch {
             guard offline, error.isUnreachable, let form = await cache.entry(id)?.form else { throw error }
-            return Result(state: form.validate(values, locale: locale), source: .local)
+            do {
+                return Result(state: try form.validate(values, locale: locale), source: .local)
+            } catch {
+                throw .badRequest(Problem(type: "/problems/bad-rows", title: "Bad Request", status: 400, detail: error.description))
+            }
         }
     }
 

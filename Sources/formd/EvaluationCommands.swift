@@ -40,7 +40,13 @@ struct ValidateCommand: ParsableCommand {
             return
         }
         let offline = try OfflineRun(form: form, submission: submission, options: options, changed: [])
-        let answer = offline.form.validateAnswer(offline.values)
+        let answer: FormAnswer
+        do {
+            answer = try offline.form.validateAnswer(offline.values)
+        } catch {
+            printError("formd validate: \(error.description)")
+            throw ExitCode(2)
+        }
         writeStdout(answer.json + [UInt8(ascii: "\n")])
         noteRemote(answer)
         if !answer.isValid { throw ExitCode(1) }
@@ -70,6 +76,7 @@ struct EvaluateCommand: ParsableCommand {
             writeStdout(answer.json + [UInt8(ascii: "\n")])
             noteRemote(answer)
         } catch {
+            if case .badRows = error { printError("formd evaluate: \(error.description)") }
             guard case .unknownChangedID(let unknown) = error else { throw ExitCode(2) }
             printError("--changed \(unknown): the form has no such field or dynamic section")
             throw ExitCode(2)

@@ -245,8 +245,9 @@ extension Response {
             #"{"id": "phone", "type": "text", "validations": {"required": "$contact_me == 1 && $channel == \"phone\""}}"#,
             #"{"id": "why", "type": "text", "validations": {"required": "$contact_me == 0 || missing($channel)"}}"#)
         let form = Form(loaded: try Engine.load(def), options: EvaluationOptions())
-        let schema = form.submissionSchema
-        let allOf = try #require(schema["allOf"]?.arrayValue)
+        // The lenient schema: every spelling of the operands' values.
+        let lenient = form.lenientSubmissionSchema
+        let allOf = try #require(lenient["allOf"]?.arrayValue)
         #expect(allOf.count == 1)
         let test = try #require(allOf.first?["if"])
         #expect(test["required"] == Engine.json(#"["contact_me", "channel"]"#))
@@ -256,6 +257,13 @@ extension Response {
         // The then-branch refuses no value.
         let branches = try #require(allOf.first?["then"]?["properties"]?["phone"]?["anyOf"]?.arrayValue)
         #expect(!branches.contains { $0["type"]?.stringValue == "null" })
+        // The canonical schema: the same if/then, with the canonical spelling only (one type).
+        let schema = form.submissionSchema
+        let canonical = try #require(schema["allOf"]?.arrayValue?.first)
+        #expect(canonical["if"]?["properties"]?["contact_me"]?["enum"] == Engine.json("[true]"))
+        #expect(canonical["then"]?["required"] == Engine.json(#"["phone"]"#))
+        #expect(canonical["then"]?["properties"]?["phone"]?["type"] == .string("string"))
+        #expect(canonical["then"]?["properties"]?["phone"]?["pattern"] == .string("\\S"), "a value, not a blank string")
         // Not expressible: described only, and optional.
         #expect(schema["properties"]?["why"]?["description"]?.stringValue?.contains("required when $contact_me == 0 || missing($channel)") == true)
         #expect(schema["required"] == nil)

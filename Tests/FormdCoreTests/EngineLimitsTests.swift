@@ -41,7 +41,7 @@ import Testing
         options.maxTextBytes = 16
         let e = Evaluation(plan: form.plan, values: values, mode: .validate, options: options)
         #expect(e.errors.map(\.code) == [.textTooLong], "t4 is 31 bytes")
-        let state = Form(loaded: form, options: options).validate(values)
+        let state = try Form(loaded: form, options: options).validate(values)
         #expect(state.errors.map { "\($0.field ?? ""):\($0.code)" } == ["t4:text_too_long"])
         #expect(state.value("t3")?.stringValue == "x x x x x x x x")
     }

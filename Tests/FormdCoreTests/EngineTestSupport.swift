@@ -45,7 +45,7 @@ enum Engine {
     ) throws -> Response {
         let typed = Form(loaded: form, options: EvaluationOptions(locale: locale, postalCodes: postalCodes))
         let object = try FormValues(json: Array(values.utf8))
-        let state = mode == .validate ? typed.validate(object) : try typed.evaluate(object, changed: changed)
+        let state = mode == .validate ? try typed.validate(object) : try typed.evaluate(object, changed: changed)
         return Response(state: state, json: { try body(form, values, changed: changed, mode: mode, locale: locale, postalCodes: postalCodes) })
     }
 
@@ -68,7 +68,7 @@ enum Engine {
         locale: SupportedLocale = .en, postalCodes: PostalCodeTable? = nil
     ) throws -> Evaluation {
         let object = try #require(try JSONParser.parse(values).root.objectValue)
-        return Evaluation(
+        return try Evaluation.of(
             plan: form.plan, values: object, changed: changed, mode: mode,
             options: EvaluationOptions(locale: locale, postalCodes: postalCodes))
     }

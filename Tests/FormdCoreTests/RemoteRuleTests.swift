@@ -34,17 +34,17 @@ import Testing
 
     @Test func questionsOnlyAfterLocalChecksPass() throws {
         let f = try form()
-        let a = f.validateAnswer(try values(#"{"username": "ab", "coupon": "SAVE", "note": "x"}"#))
+        let a = try f.validateAnswer(try values(#"{"username": "ab", "coupon": "SAVE", "note": "x"}"#))
         // `username` fails min_length: not asked; `coupon` passes: asked, provisionally valid.
         #expect(a.remoteQuestions == [RemoteQuestion(field: "coupon", validator: "coupons", value: #""SAVE""#)])
         #expect(a.subjectsInError == ["username"])
-        let empty = f.validateAnswer(try values(#"{"username": "ola"}"#))
+        let empty = try f.validateAnswer(try values(#"{"username": "ola"}"#))
         #expect(empty.remoteQuestions.map(\.field) == ["username"], "an empty field asks nothing")
-        let typed = f.validate(try values(#"{"username": "ola"}"#))
+        let typed = try f.validate(try values(#"{"username": "ola"}"#))
         #expect(typed.remotePending == ["username"])
         #expect(typed.isValid)
         // Template instances ask with their own ids.
-        let lines = f.validateAnswer(try values(#"{"username": "ab", "lines[0].code": "A1", "lines[1].code": "B2"}"#))
+        let lines = try f.validateAnswer(try values(#"{"username": "ab", "lines[0].code": "A1", "lines[1].code": "B2"}"#))
         #expect(lines.remoteQuestions.map(\.field) == ["lines[0].code", "lines[1].code"])
     }
 
@@ -54,7 +54,7 @@ import Testing
         var verdicts = RemoteVerdicts()
         verdicts["username"] = .invalid(RemoteRejection(code: "taken", message: "Taken upstream.", params: #"{"suggestion": "ola2"}"#))
         verdicts["coupon"] = .unchecked
-        let en = f.validateAnswer(v, remote: verdicts)
+        let en = try f.validateAnswer(v, remote: verdicts)
         #expect(en.remoteQuestions.isEmpty)
         #expect(!en.isValid)
         let root = try JSONParser.parse(en.json).root
@@ -67,11 +67,11 @@ import Testing
         #expect(warning["code"]?.stringValue == "remote_unchecked")
         #expect(warning["message"]?.stringValue == "Coupon could not be checked right now.")
         // The form's override for the code, in its language.
-        let nb = f.validateAnswer(v, locale: .nb, remote: verdicts)
+        let nb = try f.validateAnswer(v, locale: .nb, remote: verdicts)
         #expect(try JSONParser.parse(nb.json).root["errors"]?.arrayValue?.first?["message"]?.stringValue == "Username er opptatt.")
         // The field's override, with the validator's params.
         verdicts["username"] = .invalid(RemoteRejection(code: "banned", params: #"{"reason": "spam"}"#))
-        let banned = f.validateAnswer(v, remote: verdicts)
+        let banned = try f.validateAnswer(v, remote: verdicts)
         #expect(try JSONParser.parse(banned.json).root["errors"]?.arrayValue?.first?["message"]?.stringValue == "Username is banned (spam).")
         // No code, no message: `remote` and its built-in text.
         verdicts["username"] = .invalid(RemoteRejection())
@@ -83,7 +83,7 @@ import Testing
         #expect(try JSONParser.parse(f.validateAnswer(v, remote: verdicts).json).root["errors"]?.arrayValue?.first?["code"]?.stringValue == "remote")
         verdicts["username"] = .valid
         verdicts["coupon"] = .valid
-        let ok = f.validateAnswer(v, remote: verdicts)
+        let ok = try f.validateAnswer(v, remote: verdicts)
         #expect(ok.isValid)
         #expect(try JSONParser.parse(ok.json).root["warnings"]?.arrayValue?.isEmpty == true)
     }

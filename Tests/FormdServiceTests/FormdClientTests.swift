@@ -60,7 +60,7 @@ struct FormdClientTests {
         #expect(form.version == raw.header("ETag"), "the file's version, not the Norwegian variant's")
         let remote = try await formd.validate("order", [:])
         #expect(remote.state.errors.first?.message == "Navn må fylles ut.", "\(remote.state.errors)")
-        let local = form.validate([:], locale: "nb")
+        let local = try form.validate([:], locale: "nb")
         #expect(local.errors.first?.message == "Navn må fylles ut.", "\(local.errors)")
     }
 

@@ -71,7 +71,7 @@ struct ParityTests {
                 headers: [("Content-Type", "application/json")], body: JSONWriter.encode(body))
             let state: FormState
             if r.op == "validate" {
-                state = form.validate(r.values, locale: r.locale.rawValue)
+                state = try form.validate(r.values, locale: r.locale.rawValue)
             } else {
                 do {
                     state = try form.evaluate(r.values, changed: r.changed, locale: r.locale.rawValue)

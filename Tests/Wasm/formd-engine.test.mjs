@@ -173,3 +173,19 @@ test('remote rules are left to the server (SEMANTICS §6.2)', async () => {
   assert.deepEqual(form.evaluate({ username: 'ola' }, { changed: ['username'] }).deferredRemote, ['username']);
   form.free();
 });
+
+test('rows: a repeating section sent as rows is answered as rows, as formd answers it (API.md 4.3)', () => {
+  const form = engine.loadForm('expenses', readFileSync(join(root, 'Forms/expenses.json'), 'utf8'));
+  const values = {
+    employee_name: 'Ola', department: 'sales', report_date: '2026-11-20',
+    items: [{ description: 'Taxi', date: '2026-11-19', unit_price: 10, quantity: 2 }, { description: 'Tea', date: '2026-11-21', unit_price: 3 }],
+  };
+  const r = form.validate(values);
+  assert.deepEqual(r.answer.values.items.map((i) => i.amount), [20, 3]);
+  assert.deepEqual(r.answer.errors.map((e) => `${e.field}:${e.code}`), ['items[1].date:compare'], 'error keys stay flat field paths');
+  const native = formd(['validate', '--forms', join(root, 'Forms')], 'expenses', values);
+  if (native) assert.equal(r.json, native.stdout.trimEnd(), 'the same bytes as formd');
+  assert.throws(() => form.validate({ items: 3 }), (e) => e instanceof FormdRequestError && /repeating section/.test(e.message));
+  assert.throws(() => form.evaluate({ items: [], 'items[0].description': 'x' }), (e) => e instanceof FormdRequestError && /flat key/.test(e.message));
+  form.free();
+});

@@ -60,6 +60,14 @@ let scenarios: [Scenario] = [
         let w = Workload.large(scale: 10)
         return { w.validateOnly() }
     },
+    Scenario(name: "rows-flat", what: "500 instances of a repeating section as flat keys: decode + validate + encode") {
+        let w = RowsForm.workload(rows: false)
+        return { w.decodeValidateEncode() }
+    },
+    Scenario(name: "rows-nested", what: "the same 500 instances as rows (API.md 4.3): decode + validate + encode") {
+        let w = RowsForm.workload(rows: true)
+        return { w.decodeValidateEncode() }
+    },
     Scenario(name: "large-e2e", what: "10k fields: decode + validate + encode") {
         let w = Workload.large(scale: 1)
         return { w.decodeValidateEncode() }

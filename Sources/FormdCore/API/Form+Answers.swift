@@ -53,15 +53,17 @@ public enum PreviousState: Sendable, Equatable {
 }
 
 extension Form {
-    /// The validate answer for `values` (a decoded submission).
-    /// With `remote`, the remote rules' verdicts (by field id) decide those rules; a rule
-    /// without a verdict is listed in `remoteQuestions` and adds no error.
+    /// The validate answer for `values` (a decoded submission: flat keys, or repeating sections
+    /// as rows, API reference §4.3). With `remote`, the remote rules' verdicts (by field id)
+    /// decide those rules; a rule without a verdict is listed in `remoteQuestions` and adds no error.
+    ///
+    /// - Throws: ``FormRequestError/badRows(_:)`` for rows formd cannot read.
     public func validateAnswer(
         _ values: FormValues, locale: SupportedLocale? = nil, remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 512
-    ) -> FormAnswer {
+    ) throws(FormRequestError) -> FormAnswer {
         var o = options(for: locale)
         o.remoteVerdicts = remote
-        let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: o)
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, mode: .validate, options: o)
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
@@ -73,7 +75,8 @@ extension Form {
     /// with `state` and `changes` when the client sent its previous state.
     ///
     /// - Throws: ``FormRequestError/unknownChangedID(_:)`` for an id the form does not have;
-    ///   ``FormRequestError/badState(_:)`` for a token of another form or version, or a damaged one.
+    ///   ``FormRequestError/badState(_:)`` for a token of another form or version, or a damaged one;
+    ///   ``FormRequestError/badRows(_:)`` for rows formd cannot read.
     public func evaluateAnswer(
         _ values: FormValues, changed: [String] = [], previous: PreviousState = .notSent, locale: SupportedLocale? = nil,
         remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 1024
@@ -92,7 +95,7 @@ extension Form {
         }
         var o = options(for: locale)
         o.remoteVerdicts = remote
-        let evaluation = Evaluation(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: o)
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: o)
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
         evaluation.evaluateResponse(form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         return FormAnswer(evaluation, json: w.bytes)

@@ -57,7 +57,13 @@ extension Form {
             Self.problemLine(number, slug: "not-an-object", detail: "a line must be a values object", into: &out)
             return .problem
         }
-        let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
+        let evaluation: Evaluation
+        do {
+            evaluation = try Evaluation.of(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
+        } catch {
+            Self.problemLine(number, slug: "bad-rows", detail: error.description, into: &out)
+            return .problem
+        }
         // Batches ask no remote validator (SEMANTICS §6.2): such a line is not decided here.
         if let q = evaluation.remoteQuestions.first {
             Self.problemLine(

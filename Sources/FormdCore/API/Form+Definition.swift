@@ -33,7 +33,11 @@ extension Form {
     /// Fields that hold a value (not buttons or spacers), template fields counted once.
     public var valueFieldCount: Int { loaded.plan.valueFieldCount }
 
-    /// The JSON Schema (2020-12) of a submission this form can accept as valid (API reference §4):
-    /// never stricter than formd.
+    /// The JSON Schema (2020-12) of this form's canonical submission (API reference §4.1): one
+    /// plain type per field, repeating sections as arrays of rows. What code generators use.
     public var submissionSchema: FormValue { SubmissionSchema(form: loaded).json }
+
+    /// The lenient variant (`?lenient=1`): every submission formd can accept as valid validates
+    /// against it (other spellings, blank strings, flat instance keys): never stricter than formd.
+    public var lenientSubmissionSchema: FormValue { SubmissionSchema(form: loaded, lenient: true).json }
 }

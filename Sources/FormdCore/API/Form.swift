@@ -48,21 +48,25 @@ public struct Form: Sendable {
     /// `required` errors of fields not in `changed`) and what was dropped.
     ///
     /// - Parameters:
-    ///   - values: the submission, keyed by field id (`items[1].price` for template instances).
+    ///   - values: the submission, keyed by field id (`items[1].price` for template instances), or
+    ///     with repeating sections as rows (`"items": [{"price": 3}]`, answered as rows).
     ///   - changed: the fields (or dynamic sections) the user just changed; their value targets run.
     ///   - locale: a language tag for the messages (`en`, `nb`, `es`; `nb-NO` reads as `nb`);
     ///     nil, or a language formd has no messages in, uses `options.locale`.
     /// - Throws: ``FormRequestError/unknownChangedID(_:)`` when `changed` names no field or
-    ///   dynamic section of the form.
+    ///   dynamic section of the form; ``FormRequestError/badRows(_:)`` for rows formd cannot read.
     public func evaluate(_ values: FormValues, changed: [String] = [], locale: String? = nil) throws(FormRequestError) -> FormState {
         if let bad = loaded.plan.unknownChangedID(changed) { throw .unknownChangedID(bad) }
-        let evaluation = Evaluation(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: options(for: locale))
         return FormState(evaluation, form: self, mode: .evaluate)
     }
 
     /// The verdict on a submission: ``FormState/isValid``, the normalised values and every error.
-    public func validate(_ values: FormValues, locale: String? = nil) -> FormState {
-        let evaluation = Evaluation(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
+    ///
+    /// - Throws: ``FormRequestError/badRows(_:)`` when a repeating section is sent as rows in a
+    ///   shape formd cannot read (API reference §4.3). Flat submissions never throw.
+    public func validate(_ values: FormValues, locale: String? = nil) throws(FormRequestError) -> FormState {
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, mode: .validate, options: options(for: locale))
         return FormState(evaluation, form: self, mode: .validate)
     }
 
@@ -95,6 +99,10 @@ public enum FormRequestError: Error, Sendable, Equatable, CustomStringConvertibl
     case badState(String)
     /// An HTML form post repeats a key that only a `switch` or a `multi_select` may repeat.
     case repeatedFormKey(String)
+    /// A repeating section sent as rows (`{"items": [{...}, ...]}`) in a shape formd cannot read:
+    /// not an array, a row that is not an object, the section named twice, or flat instance keys
+    /// (`items[0].amount`) beside its rows (API reference §4.3).
+    case badRows(String)
 
     /// What went wrong, in a sentence.
     public var description: String {
@@ -102,6 +110,7 @@ public enum FormRequestError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unknownChangedID(let id): "changed names \"\(id)\", which is not a field or dynamic section of the form"
         case .badState(let why): why
         case .repeatedFormKey(let key): "the form post repeats the key \"\(key)\""
+        case .badRows(let why): why
         }
     }
 }

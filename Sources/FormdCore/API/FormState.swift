@@ -148,7 +148,7 @@ extension FormState {
             let visible = e.isVisible(s)
             let required = e.isRequired(s)
             fields.append(Field(id: e.slotMap.ids[s], isVisible: visible, isEnabled: !e.disabled[s], isRequired: required))
-            guard visible, !e.slotMap.fields[s].flags.contains(.secret) else { continue }
+            guard e.nestedRows == nil, visible, !e.slotMap.fields[s].flags.contains(.secret) else { continue }
             // As the server writes them: the value as sent when the kind cannot hold it.
             if e.origin[s] != .stored {
                 let m = Int(e.sentMember[s])
@@ -156,6 +156,10 @@ extension FormState {
             } else if let v = e.stored[s] {
                 values.append(e.slotMap.ids[s], v)
             }
+        }
+        // Sections sent as rows come back as rows, as the server writes them.
+        if let rows = e.nestedRows {
+            for (id, v) in e.values(rows: rows) { values.append(id, v) }
         }
         self.values = values
         self.fields = fields

@@ -19,6 +19,12 @@ package final class FormPlan: Sendable {
     /// `SectionSpec`, whose copy retained every reference it holds).
     let sectionIsDynamic: [Bool]
     let templateIndex: [String: Int]
+    /// Dynamic sections with an id, which a submission may send as rows (`{"items": [...]}`,
+    /// `NestedRows`): empty for forms without repeating sections, which then pay nothing.
+    let rowSections: [NestedRows.Section]
+    /// Bit n set: some row section id is n UTF-8 bytes long (bit 63: 63 or more), so that most
+    /// keys are told apart from every section id by their length alone.
+    let rowSectionLengths: UInt64
     /// Formula fields in dependency order: every formula comes after the formulas it uses.
     let formulaOrder: [FormulaNode]
     /// The form's compiled `messages` overrides.
@@ -88,6 +94,13 @@ package final class FormPlan: Sendable {
         self.staticIDsLookLikeInstances = fields.contains { InstanceKey($0.id) != nil }
         self.sectionIsDynamic = sections.map { $0.template != nil }
         self.templateIndex = templateIndex
+        var rowSections: [NestedRows.Section] = []
+        for (t, tpl) in templates.enumerated() {
+            guard let s = tpl.section, let id = sections[s].id else { continue }
+            rowSections.append(NestedRows.Section(id: id, template: t, idLength: id.utf8.count))
+        }
+        self.rowSections = rowSections
+        rowSectionLengths = rowSections.reduce(0) { $0 | (1 << UInt64(min($1.idLength, 63))) }
         self.formulaOrder = formulaOrder
         self.valueFieldCount =
             fields.filter({ $0.holdsValue }).count + templates.reduce(0) { $0 + $1.fields.filter({ $0.holdsValue }).count }

@@ -49,8 +49,11 @@ package struct Evaluation: Sendable {
     // Per section slot.
     var sectionHidden: [Bool]
 
-    /// The decoded submission.
+    /// The decoded submission (flat: sections sent as rows are flattened, `NestedRows`).
     let submission: JSONObject
+    /// The sections the client sent as rows, answered as rows; nil for a flat submission. Set by
+    /// `Evaluation.of` after the evaluation (it changes only how `values` is written).
+    var nestedRows: NestedRows? = nil
     /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
     var memberSlot: [Int32] = []
     var actions: [Action] = []

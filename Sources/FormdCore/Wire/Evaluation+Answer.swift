@@ -21,6 +21,11 @@ extension Evaluation: AnswerContent {
 
     @inline(__always)
     func forEachValue(_ body: (String, JSONValue) -> Void) {
+        if let rows = nestedRows {
+            // Not `body` passed on: the flat loop below keeps it inlined.
+            for (id, v) in values(rows: rows) { body(id, v) }
+            return
+        }
         for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
             // The canonical value, or the value as sent when the field's kind cannot hold it.
             if origin[s] != .stored {
@@ -102,5 +107,38 @@ extension Evaluation: AnswerContent {
     @inline(__always)
     func forEachDisabled(_ body: (String) -> Void) {
         for s in slotMap.outputOrder where disabled[s] { body(slotMap.ids[s]) }
+    }
+}
+
+extension Evaluation {
+    /// `values` of a submission that sent some repeating sections as rows: those sections as
+    /// `"items": [{"amount": 3}, ...]` at the section's place (one row per instance, in order,
+    /// `{}` for a row without visible values), everything else as the flat path writes it.
+    func values(rows: NestedRows) -> [(id: String, value: JSONValue)] {
+        var out: [(id: String, value: JSONValue)] = []
+        for o in slotMap.sectionOrder {
+            let ss = Int(o)
+            let section = slotMap.sections[ss]
+            if section.template >= 0 {
+                if rows.templates[section.template] { continue }  // in its section's rows
+            } else if let t = plan.sections[section.section].template, rows.templates[t], let id = section.id {
+                var list: [JSONValue] = []
+                list.reserveCapacity(slotMap.instances[t].count)
+                for base in slotMap.instanceBase[t] {
+                    var row = JSONObject()
+                    for a in plan.templates[t].fields.indices {
+                        guard let v = outputValue(base + a) else { continue }
+                        row.append(plan.rowKey(template: t, attr: a, section: id) ?? slotMap.ids[base + a], v)
+                    }
+                    list.append(.object(row))
+                }
+                out.append((id, .array(list)))
+            }
+            let range = slotMap.sectionFields[ss]
+            for s in Int(range.lowerBound)..<Int(range.upperBound) {
+                if let v = outputValue(s) { out.append((slotMap.ids[s], v)) }
+            }
+        }
+        return out
     }
 }

@@ -1,18 +1,29 @@
 
-/// The JSON Schema (2020-12) of a submission that a form can accept as valid
-/// (`GET /forms/{id}/schema`, API.md §4). It states what a schema can: each field's JSON types by
-/// kind, option ids, required fields, lengths and ranges, template instance keys. It is never
-/// stricter than formd: where a rule depends on other values (visibility, formulas, conditions,
-/// `compare_to`, check digits) or on what JSON Schema cannot say (case-insensitive regexes,
-/// UTF-16 lengths), the schema is looser, as docs/reference/API.md §4 lists.
+/// The JSON Schema (2020-12) of a submission to a form (`GET /forms/{id}/schema`, API.md §4.1),
+/// in two variants:
+///
+/// * **canonical** (the default, and the one in `/openapi.json`): the submission as formd answers
+///   it, with one plain JSON type per field kind (a `switch` a boolean, a `count` an integer, a
+///   select an `enum` of its ids' one type, a date a `string` with `format: date`) and each
+///   repeating section as an array of row objects (`"items": [{"amount": 3}]`, §4.3). What code
+///   generators can turn into typed models: no mixed-type enums, no `patternProperties`.
+/// * **lenient** (`?lenient=1`): everything formd accepts as valid (the other spellings of §2,
+///   blank strings, flat instance keys as `patternProperties`, rows too). Never stricter than formd.
+///
+/// Both state what a schema can: required fields, lengths and ranges, option ids. Where a rule
+/// depends on other values (visibility, formulas, conditions, `compare_to`, check digits) or on
+/// what JSON Schema cannot say (case-insensitive regexes, UTF-16 lengths), they are looser.
 struct SubmissionSchema {
     let form: LoadedForm
+    /// The lenient variant: every spelling formd accepts.
+    let lenient: Bool
 
     /// Ids that some `hide` target names (fields or sections, `:index` kept as written).
     private let hideable: Set<String>
 
-    init(form: LoadedForm) {
+    init(form: LoadedForm, lenient: Bool = false) {
         self.form = form
+        self.lenient = lenient
         var hidden = Set<String>()
         let definition = form.plan.definition
         func collect(_ targets: [Target]) {
@@ -47,13 +58,22 @@ struct SubmissionSchema {
         for g in definition.groups {
             for s in g.sections {
                 if s.isDynamic, let id = s.id, let template = definition.template(id: id) {
+                    var rowProperties = JSONObject()
+                    var rowRequired: [JSONValue] = []
                     for f in template.fields where f.kind.holdsValue {
                         let attribute = f.id.hasPrefix("\(id)[:index].") ? String(f.id.dropFirst(id.count + 9)) : nil
                         guard let attribute else { continue }
-                        let key = "^" + Self.regexEscaped(id) + "\\[[0-9]{1,9}\\]\\." + Self.regexEscaped(attribute) + "$"
                         let canHide = f.hidden || hideable.contains(f.id) || hideable.contains("\(id)[:index]") || hideable.contains(id)
-                        patterns.append(key, value(for: f, canHide: canHide, mustHaveValue: false))
+                        if lenient {
+                            let key = "^" + Self.regexEscaped(id) + "\\[[0-9]{1,9}\\]\\." + Self.regexEscaped(attribute) + "$"
+                            patterns.append(key, value(for: f, canHide: canHide, mustHaveValue: false))
+                        }
+                        // In a row, as for a static field: a required field the row must carry.
+                        let mustHaveValue = f.validations?.required == true && !canHide && f.formula == nil && !hasDefault(f)
+                        if mustHaveValue { rowRequired.append(.string(attribute)) }
+                        rowProperties.append(attribute, value(for: f, canHide: canHide, mustHaveValue: mustHaveValue))
                     }
+                    properties.append(id, rows(s, id: id, properties: rowProperties, required: rowRequired))
                     continue
                 }
                 for f in s.fields where f.kind.holdsValue {
@@ -77,7 +97,12 @@ struct SubmissionSchema {
         root.append("$schema", .string("https://json-schema.org/draft/2020-12/schema"))
         root.append("$id", .string("/forms/\(form.id)/schema"))
         root.append("title", .string("A valid submission to the form \"\(form.title)\""))
-        root.append("description", .string("Form version \(form.version). Looser than formd where a rule depends on other values (docs/reference/API.md §4)."))
+        root.append(
+            "description",
+            .string(
+                lenient
+                    ? "Form version \(form.version). Lenient: every spelling formd accepts (flat instance keys or rows); looser than formd where a rule depends on other values (docs/reference/API.md §4.1)."
+                    : "Form version \(form.version). Canonical: one plain type per field, repeating sections as arrays of rows; formd also accepts other spellings (the lenient schema, ?lenient=1). Looser than formd where a rule depends on other values (docs/reference/API.md §4.1)."))
         root.append("type", .string("object"))
         root.append("properties", .object(properties))
         if !patterns.isEmpty { root.append("patternProperties", .object(patterns)) }
@@ -119,9 +144,9 @@ struct SubmissionSchema {
             let spellings: [JSONValue]
             switch (x.kind, literal) {
             case (.switch, .number(let n)) where n == 1:
-                spellings = [.bool(true), .number(JSONNumber(literal: "1")), .string("true"), .string("1")]
+                spellings = lenient ? [.bool(true), .number(JSONNumber(literal: "1")), .string("true"), .string("1")] : [.bool(true)]
             case (.switch, .number(let n)) where n == 0:
-                spellings = [.bool(false), .number(JSONNumber(literal: "0")), .string("false"), .string("0")]
+                spellings = lenient ? [.bool(false), .number(JSONNumber(literal: "0")), .string("false"), .string("0")] : [.bool(false)]
             case (.select, .string(let v)), (.segment, .string(let v)):
                 let ids = x.options.compactMap({ $0.id })
                 guard ids.allSatisfy({ if case .string(let s) = $0 { FormNumber(literal: s) == nil } else { false } }),
@@ -136,14 +161,123 @@ struct SubmissionSchema {
         return Self.object(["properties": .object(properties), "required": .array(names)])
     }
 
+    /// A repeating section: an array of row objects, `min_instances`/`max_instances` (or the
+    /// engine's cap) as `minItems`/`maxItems` (API.md §4.3). The lenient variant also takes `null`.
+    private func rows(_ s: Section, id: String, properties: JSONObject, required: [JSONValue]) -> JSONValue {
+        var row = JSONObject()
+        row.append("type", .string("object"))
+        row.append("properties", .object(properties))
+        if !required.isEmpty { row.append("required", .array(required)) }
+        var o = JSONObject()
+        o.append("description", .string("\(s.raw["title"]?.stringValue ?? id): a repeating section, one object per instance (row i is instance i, the flat keys \(id)[i].…)"))
+        o.append("type", lenient ? .array([.string("array"), .string("null")]) : .string("array"))
+        o.append("items", .object(row))
+        if let min = s.minInstances, min > 0 { o.append("minItems", .number(JSONNumber(literal: String(min)))) }
+        if let max = s.maxInstances { o.append("maxItems", .number(JSONNumber(literal: String(max)))) }
+        return .object(o)
+    }
+
     private func hasDefault(_ f: Field) -> Bool {
         if let v = f.value, !v.isNull, v != .string("") { return true }
         return f.options.contains { $0.isDefault }
     }
 
-    /// What one field accepts. `null` and blank strings mean "no value", which every field
-    /// without `mustHaveValue` accepts.
+    /// What one field accepts, in the schema's variant.
     private func value(for f: Field, canHide: Bool, mustHaveValue: Bool) -> JSONValue {
+        lenient ? lenientValue(for: f, canHide: canHide, mustHaveValue: mustHaveValue)
+            : canonicalValue(for: f, canHide: canHide, mustHaveValue: mustHaveValue)
+    }
+
+    /// The canonical value's one plain type (SEMANTICS §2). A field that can be hidden, or whose
+    /// value a formula computes (`readOnly`), keeps its type and loses its bounds.
+    private func canonicalValue(for f: Field, canHide: Bool, mustHaveValue: Bool) -> JSONValue {
+        let computed = f.formula != nil
+        let v = canHide || computed ? nil : f.validations
+        var o = JSONObject()
+        var note: String? = computed ? "computed: a submitted value is replaced" : canHide ? "may be hidden: not checked while hidden" : nil
+        func bounds(_ type: String) {
+            o.append("type", .string(type))
+            if let min = v?.minValue { o.append("minimum", .number(min)) }
+            if let max = v?.maxValue { o.append("maximum", .number(max)) }
+        }
+        switch f.kind {
+        case .text, .name, .password:
+            o.append("type", .string("string"))
+            if mustHaveValue { o.append("pattern", .string("\\S")) }
+            if let min = v?.minLength, min > 1 { o.append("minLength", .number(JSONNumber(literal: String((min + 1) / 2)))) }
+            if let max = v?.maxLength, !Self.hasFormatter(f) { o.append("maxLength", .number(JSONNumber(literal: String(max)))) }
+        case .email:
+            o.append("type", .string("string"))
+            o.append("pattern", .string("^[^@\\s]+@[^@\\s]+$"))
+        case .number:
+            o.append("type", .string("string"))
+            o.append("pattern", .string("^[0-9]+$"))
+        case .count: bounds("integer")
+        case .float: bounds("number")
+        case .switch:
+            o.append("type", .string("boolean"))
+            let allowed = [(true, 1.0), (false, 0.0)].filter { Self.within($0.1, v) }.map { JSONValue.bool($0.0) }
+            if allowed.count == 1 { o.append("enum", .array(allowed)) }
+        case .select, .segment, .multiSelect:
+            let choice = Self.choiceSchema(f.options.compactMap({ $0.id }))
+            if f.kind == .multiSelect {
+                o.append("type", .string("array"))
+                o.append("items", choice)
+                o.append("uniqueItems", .bool(true))
+                if mustHaveValue { o.append("minItems", .number(JSONNumber(literal: String(max(1, v?.minSelections ?? 1))))) }
+                if let max = v?.maxSelections { o.append("maxItems", .number(JSONNumber(literal: String(max)))) }
+            } else if case .object(let c) = choice {
+                o.members += c.members
+            }
+        case .date:
+            o.append("type", .string("string"))
+            o.append("format", .string("date"))
+        case .dateTime:
+            o.append("type", .string("string"))
+            o.append("format", .string("date-time"))
+        case .time:
+            o.append("type", .string("string"))
+            o.append("pattern", .string("^[0-9]{2}:[0-9]{2}:[0-9]{2}$"))
+        case .button, .spacer:
+            return .object(JSONObject([.init(key: "description", value: .string(describe(f, note: "never a value")))]))
+        case .custom:
+            note = "custom kind: any JSON value, kept as sent"
+        }
+        if computed { o.append("readOnly", .bool(true)) }
+        // Secret fields are validated and never echoed: sent, never in an answer's `values`.
+        if f.isSecret { o.append("writeOnly", .bool(true)) }
+        o.members.insert(.init(key: "description", value: .string(describe(f, note: note))), at: 0)
+        return .object(o)
+    }
+
+    /// A choice among option ids: an `enum` of one JSON type (`string`, `integer`, `number` or
+    /// `boolean`), or, for a field whose ids mix types, `anyOf` one such enum per type.
+    private static func choiceSchema(_ ids: [JSONValue]) -> JSONValue {
+        var groups: [(type: String, ids: [JSONValue])] = []
+        for id in ids {
+            let type: String
+            switch id {
+            case .string: type = "string"
+            case .bool: type = "boolean"
+            case .number(let n): type = n.text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? "number" : "integer"
+            default: continue
+            }
+            if let g = groups.firstIndex(where: { $0.type == type }) { groups[g].ids.append(id) } else { groups.append((type, [id])) }
+        }
+        // Integers and other numbers are one JSON type.
+        if let i = groups.firstIndex(where: { $0.type == "integer" }), let n = groups.firstIndex(where: { $0.type == "number" }) {
+            groups[n].ids = ids.filter { if case .number = $0 { true } else { false } }
+            groups.remove(at: i)
+        }
+        let schemas = groups.map { g in object(["type": .string(g.type), "enum": .array(g.ids)]) }
+        if schemas.count == 1 { return schemas[0] }
+        if schemas.isEmpty { return .object(JSONObject()) }
+        return object(["anyOf": .array(schemas)])
+    }
+
+    /// What one field accepts (the lenient variant). `null` and blank strings mean "no value",
+    /// which every field without `mustHaveValue` accepts.
+    private func lenientValue(for f: Field, canHide: Bool, mustHaveValue: Bool) -> JSONValue {
         var branches: [JSONValue] = []
         // A hidden field is not validated, and a formula field's value is replaced: anything goes.
         if canHide || f.formula != nil {

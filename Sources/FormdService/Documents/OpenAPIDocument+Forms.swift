@@ -29,7 +29,8 @@ extension OpenAPIDocument {
         for form in forms {
             let id = form.id
             guard case .object(var schema) = form.submissionSchema else { continue }
-            schema.members.removeAll { $0.key == "$schema" || $0.key == "$id" }
+            // Without `title`, generators name the model after the component (`SubmissionExpenses`).
+            schema.members.removeAll { $0.key == "$schema" || $0.key == "$id" || $0.key == "title" }
             let name = "Submission-\(id)"
             schemas.append(name, .object(schema))
             var operation = generic

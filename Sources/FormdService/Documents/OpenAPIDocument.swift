@@ -109,8 +109,8 @@ enum OpenAPIDocument {
           "parameters": [{"$ref": "#/components/parameters/FormID"}],
           "get": {
             "operationId": "getSubmissionSchema",
-            "summary": "JSON Schema 2020-12 of a submission this form can accept as valid; ETag is the form's version",
-            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "summary": "JSON Schema 2020-12 of the form's canonical submission (plain types, repeating sections as arrays of rows), or with lenient=1 of every spelling formd accepts; ETag is the form's version",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}, {"name": "lenient", "in": "query", "required": false, "schema": {"type": "string"}, "description": "1 or true: the lenient variant (API.md 4.1); any other value, or none, the canonical one"}],
             "responses": {
               "200": {
                 "description": "The schema",
@@ -150,8 +150,8 @@ enum OpenAPIDocument {
           "parameters": [{"$ref": "#/components/parameters/FormID"}, {"$ref": "#/components/parameters/VersionPath"}],
           "get": {
             "operationId": "getVersionSchema",
-            "summary": "One version's submission schema; immutable",
-            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}],
+            "summary": "One version's submission schema (canonical, or lenient with lenient=1); immutable",
+            "parameters": [{"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}}, {"name": "lenient", "in": "query", "required": false, "schema": {"type": "string"}, "description": "1 or true: the lenient variant (API.md 4.1); any other value, or none, the canonical one"}],
             "responses": {
               "200": {"description": "The schema", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"application/schema+json": {"schema": {"type": "object"}}}},
               "304": {"description": "Not modified"},
@@ -246,7 +246,7 @@ enum OpenAPIDocument {
           "HTTPError": {"description": "An error", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/HTTPError"}}}}
         },
         "schemas": {
-          "Values": {"type": "object", "description": "Field id to value; keys are flat (tickets[0].price)", "additionalProperties": true},
+          "Values": {"type": "object", "description": "Field id to value. A repeating section's instances are flat keys (tickets[0].price) or rows (\"tickets\": [{\"price\": 3}], API.md 4.3); an answer's values use the form the request used, per section.", "additionalProperties": true},
           "Definition": {"oneOf": [{"type": "array", "items": {"type": "object"}}, {"type": "object", "required": ["groups"], "properties": {"groups": {"type": "array"}, "templates": {"type": "object"}, "title": {"type": "string"}, "messages": {"type": "object"}}}]},
           "FormList": {
             "type": "object", "required": ["forms"],

@@ -24,12 +24,23 @@ extension FormRoutes {
         case .success(.other): return HTTPError.notAnObject.response
         }
         let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
-        let answer = form.validateAnswer(values, locale: locale)
+        let answer: FormAnswer
+        do {
+            answer = try form.validateAnswer(values, locale: locale)
+        } catch {
+            return HTTPError(status: 400, slug: "bad-rows", detail: error.description).response
+        }
         metrics.formatTimedOut(answer.formatTimeouts)
         guard answer.remoteQuestions.isEmpty else {
             // Remote rules to ask (API.md §11): answered when the validators have spoken.
             return askRemote(answer.remoteQuestions, form, values) { [self, values, isFormPost] verdicts in
-                let answer = form.validateAnswer(values, locale: locale, remote: verdicts)
+                // The same values read in the first pass: rows cannot fail here, but say so if they do.
+                let answer: FormAnswer
+                do {
+                    answer = try form.validateAnswer(values, locale: locale, remote: verdicts)
+                } catch {
+                    return HTTPError(status: 400, slug: "bad-rows", detail: String(describing: error)).response
+                }
                 if isFormPost, let redirect = htmlRedirect(form, answer, request) { return redirect }
                 return Self.stateResponse(
                     withVersionInfo(answer.json, form: form, current: current), status: answer.isValid ? 200 : 422, locale: answer.locale)
@@ -134,6 +145,7 @@ extension FormRoutes {
                     .response
             case .badState(let why): return HTTPError(status: 400, slug: "bad-state", detail: why).response
             case .repeatedFormKey: return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
+            case .badRows: return HTTPError(status: 400, slug: "bad-rows", detail: error.description).response
             }
         }
         metrics.formatTimedOut(answer.formatTimeouts)

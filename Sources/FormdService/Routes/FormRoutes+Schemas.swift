@@ -17,8 +17,14 @@ extension FormRoutes {
         if let inm = request.headers.list("If-None-Match"), ETagList.matches(inm, form.version, weak: true) {
             return Self.cacheable([], etag: form.version, contentType: nil, request)  // a 304: nothing to build
         }
-        let bytes = JSONWriter.encode(form.submissionSchema)
+        let bytes = JSONWriter.encode(Self.lenientSchema(request) ? form.lenientSubmissionSchema : form.submissionSchema)
         return Self.cacheable(bytes, etag: form.version, contentType: "application/schema+json", request)
+    }
+
+    /// `?lenient=1` (or `true`): the schema of every spelling formd accepts (API.md §4.1).
+    static func lenientSchema(_ request: HTTPRequest) -> Bool {
+        guard let v = queryValue(request.query, "lenient") else { return false }
+        return v == "1" || v == "true"
     }
 
     static func cacheable(_ bytes: [UInt8], etag: String, contentType: String?, _ request: HTTPRequest) -> HTTPResponse {

@@ -213,7 +213,7 @@ extension FormRoutes {
                 etag = variant.version
             }
         case "schema"?:
-            body = JSONWriter.encode(form.submissionSchema)
+            body = JSONWriter.encode(Self.lenientSchema(request) ? form.lenientSubmissionSchema : form.submissionSchema)
             contentType = "application/schema+json"
         case "openapi.json"?:
             body = OpenAPIDocument.bytes(forVersion: form)
