@@ -98,6 +98,9 @@ export class FormdEngine {
     this.traps = 0;
   }
 
+  /** The server's default `forms.max_file_bytes`. */
+  static maxDefinitionBytes = 8 << 20;
+
   #replaceInstance() {
     const spare = this.spare;
     this.spare = null;
@@ -165,10 +168,15 @@ export class FormdEngine {
 
   /**
    * Loads a definition (bytes or text) as form `id`; `file` names it in problems (default
-   * `ID.json`). Throws FormdDefinitionError with the problems as `formd check` prints them.
+   * `ID.json`). Throws FormdDefinitionError with the problems as `formd check` prints them; a
+   * definition over `maxBytes` (the server's `forms.max_file_bytes`, 8 MiB) is refused unread.
    */
-  loadForm(id, definition, { file } = {}) {
+  loadForm(id, definition, { file, maxBytes = FormdEngine.maxDefinitionBytes } = {}) {
     const bytes = bytesOf(definition);
+    if (bytes.length > maxBytes) {
+      // The server's forms.max_file_bytes: such a definition is refused unread, as formd does.
+      throw new FormdDefinitionError([`${file || `${id}.json`}: the file is ${bytes.length} bytes, over the limit of ${maxBytes} bytes (forms.max_file_bytes)`]);
+    }
     const native = this.#loadNative(id, bytes, file);
     const handle = this.nextHandle++;
     this.forms.set(handle, { id, bytes, file, native });

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FormdCore
 import Foundation
 
 /// `formd runs`: many `formd validate|evaluate` runs in one process, for `scripts/wasm-parity`
