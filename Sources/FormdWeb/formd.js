@@ -694,12 +694,14 @@ export class FormView {
 
   // ---- kept values and the queued submit (docs/CLIENT.md, "Offline") --------------------------
 
-  keyPrefix(kind) { return `formd:${kind}:${this.client.server}:${this.formId}:`; }
+  /** Kept per server, form and place in the page (the element's id): two forms on one page keep
+   * their own values. */
+  keyPrefix(kind) { return `formd:${kind}:${this.client.server}:${this.formId}:${this.element.id || ""}:`; }
 
   /** Saves what the person entered (never a secret field, never a computed one) and the
    * instances of each repeating section, under this form and version. */
   keep() {
-    const store = storage();
+    const store = this.options.keep === false ? null : storage();
     if (!store || !this.session.version) return;
     const values = {};
     for (const [k, v] of Object.entries(this.values)) {
@@ -731,7 +733,7 @@ export class FormView {
   /** What was kept for this form: this version's values, or (the form changed since) another
    * version's, with what changed. */
   restoreKept() {
-    const store = storage();
+    const store = this.options.keep === false ? null : storage();
     if (!store) return null;
     let record = null;
     try {

@@ -90,6 +90,50 @@ import Testing
         #expect(refusedByICU < 800)
     }
 
+    /// What the linear parser calls invalid, ICU refuses with the same words at the same offset:
+    /// a WebAssembly build (no ICU) refuses it with `serverRefusal`, so the page gets the problem
+    /// the server gives (the PureForm breakout of torture round three loaded in the module).
+    @Test func invalidPatternsAreRefusedInICUWords() throws {
+        try #require(FormatEngine.allCases.contains(.icu))
+        var sources = [
+            "[0-9]{4})|(?:.*", "(abc", "a)", "*a", "a{2,1}", "[z-a]", "[abc", #"\p{Foo}"#, "a\\", "x}", "a{1", "a{x}", "+",
+            "a**", "[a-", "a{,3}", "a|*", "(*)", "[]", "[^]", "?", "{", "}", "a{1,2", "(?:a|b", "é{3,2}", "^[^@\\s]+@[^@\\s]+)\\.",
+        ]
+        // Random patterns of the dialect, cut and spliced: most no longer compile.
+        var rng = SplitMix64(state: 0x1C0_0031)
+        for _ in 0..<3_000 {
+            let scalars = Array(Self.randomPattern(&rng).unicodeScalars)
+            var cut = scalars
+            if !cut.isEmpty { cut.remove(at: rng.below(cut.count)) }
+            if rng.below(2) == 0 { cut.insert(rng.pick(["(", ")", "[", "]", "{", "}", "*", "\\", "-"]).unicodeScalars.first!, at: rng.below(cut.count + 1)) }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: cut)
+            if !text.isEmpty { sources.append(text) }
+        }
+        var refused = 0
+        var wrong: [String] = []
+        for source in sources {
+            let icu: FormatPatternError
+            do throws(FormatPatternError) {
+                _ = try FormatPattern(source, engine: .icu, fastPath: false)
+                continue
+            } catch {
+                icu = error
+            }
+            do throws(RegexProgramError) {
+                _ = try RegexProgram(source)
+            } catch {
+                guard let refusal = error.serverRefusal else { continue }  // unsupported: the server decides
+                refused += 1
+                if refusal != icu, wrong.count < 20 {
+                    wrong.append("\(source.debugDescription): ICU \(icu.message) at \(icu.offset.map(String.init) ?? "-"), module \(refusal.message) at \(refusal.offset.map(String.init) ?? "-")")
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
+        #expect(refused > 500, "\(refused) refusals compared")
+    }
+
     /// The bundled forms' patterns and PureForm's are all of the shared dialect.
     @Test func bundledPatternsAreLinear() throws {
         for source in [

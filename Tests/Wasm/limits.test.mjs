@@ -74,8 +74,13 @@ const refused = {
     { id: 'a', type: 'float' }, { id: 'b', type: 'float', formula: '('.repeat(20000) + '$a' + ')'.repeat(20000) }] }] }] }),
   bound: JSON.stringify({ groups: [{ sections: [{ id: 's', fields: [
     { id: 'a', type: 'text', validations: { format: '^(a{1,1000}){1,1000}$' } }] }] }] }),
-  manyfields: JSON.stringify({ groups: [{ sections: [{ id: 's', fields: Array.from({ length: 60000 }, (_, i) => ({ id: `f${i}`, type: 'text', formula: i ? `$f${i - 1}` : undefined })) }] }] }),
 };
+// Patterns ICU refuses: the module (no ICU) refuses them with ICU's words, at the same place.
+const INVALID_PATTERNS = ['(abc', 'a)', '*a', 'a{2,1}', '[z-a]', '[abc', '\\p{Foo}', 'a\\', 'x}', 'a{1', 'a{x}', '+', 'a**',
+  '[a-', 'a{,3}', 'a|*', '(*)', '[]', '[^]', '?', '{', '}', 'a{1,2', '^[^@\\s]+@[^@\\s]+)\\.'];
+INVALID_PATTERNS.forEach((p, i) => {
+  refused[`pattern${i}`] = JSON.stringify({ groups: [{ sections: [{ id: 's', fields: [{ id: 'a', type: 'text', validations: { format: p } }] }] }] });
+});
 
 // ---- the server, when built ---------------------------------------------------------------------
 
