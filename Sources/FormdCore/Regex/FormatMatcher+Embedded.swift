@@ -17,7 +17,7 @@ enum FormatEngine: Sendable, CaseIterable {
         do throws(RegexProgramError) {
             _ = try RegexProgram(pattern)
         } catch {
-            if let refusal = error.serverRefusal { throw refusal }
+            if let refusal = error.serverRefusal(in: pattern) { throw refusal }
         }
         return DeferredFormatMatcher()
     }

@@ -3,10 +3,26 @@
 /// definition at load with ICU's words, so the page gets the problem `formd check` prints and
 /// never accepts a definition the server refuses (docs/WASM.md).
 extension RegexProgramError {
-    /// The refusal as ICU words it (`reason (U_REGEX_…)`, `ICUStatus.message`), or nil for a
-    /// pattern that is not invalid (unsupported by the linear matcher: left to the server).
-    var serverRefusal: FormatPatternError? {
-        guard case .invalid(let message, let offset) = self else { return nil }
+    /// The refusal of `pattern` as ICU words and places it (`reason (U_REGEX_…)`,
+    /// `ICUStatus.message`; the offset of the character ICU was reading, so the problem's
+    /// LINE:COL is the server's), or nil for a pattern that is not invalid (unsupported by the
+    /// linear matcher: left to the server).
+    func serverRefusal(in pattern: String) -> FormatPatternError? {
+        guard case .invalid(let message, let linearOffset) = self else { return nil }
+        let scalars = Array(pattern.unicodeScalars)
+        let last = Swift.max(scalars.count - 1, 0)
+        let at: UInt32? = linearOffset < scalars.count ? scalars[linearOffset].value : nil
+        var offset = Swift.min(linearOffset, last)  // ICU reads the last character when the pattern ends too soon
+        switch message {
+        case "unbalanced parenthesis" where at == 0x28:
+            offset = last  // a group never closed: ICU finds out at the end
+        case "in {min,max}, max is less than min" where at == 0x7D:
+            offset = Swift.min(linearOffset + 1, last)  // ICU has read past the `}`
+        case "invalid Unicode property":
+            offset = last  // `\p{` never closed
+        default:
+            break
+        }
         let icu: String
         switch message {
         case "unbalanced parenthesis": icu = "unbalanced parenthesis (U_REGEX_MISMATCHED_PAREN)"
