@@ -874,8 +874,13 @@ import('/client/formd.js').then(async (m) => {
             WebDriverWait(self.d, 10).until(lambda d: self.status()[0] == "queued")
             assert self.status()[1] == "I kø: sendes så snart serveren kan nås.", self.status()
             self.d.save_screenshot(os.path.join(self.args.shots, "offline-queued-nb.png"))
-            # The form alone, as docs/images/formd-offline.png shows it (formd stopped, reloaded).
-            self.d.find_element(By.CSS_SELECTOR, "[data-page-form]").screenshot(os.path.join(self.args.shots, "offline-form-nb.png"))
+            # The form alone, whole, as docs/images/formd-offline.png shows it (formd stopped, reloaded).
+            self.d.set_window_size(900, 2600)
+            try:
+                self.d.execute_script("window.scrollTo(0, 0)")
+                self.d.find_element(By.CSS_SELECTOR, "[data-page-form]").screenshot(os.path.join(self.args.shots, "offline-form-nb.png"))
+            finally:
+                self.d.set_window_size(1400, 1000)
             self.reload_offline()
             WebDriverWait(self.d, 10).until(lambda d: self.status()[0] == "queued")
 
@@ -1143,7 +1148,9 @@ import('/client/formd.js').then(async (m) => {
     }
     return new Response(JSON.stringify(def), {status: r.status, headers: r.headers});
   };
-  await m.render(host, 'expenses', {fetch: rewrite, locale: 'en'});
+  // keep: false: both rewrites share the element and the version, so the second would draw the
+  // instances kept from the first (docs/CLIENT.md, "Offline"); here each opens fresh.
+  await m.render(host, 'expenses', {fetch: rewrite, locale: 'en', keep: false});
   done();
 });""", minimum)
             q = Page(self.d, self.formd, "#rewritten")
