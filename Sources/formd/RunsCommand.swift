@@ -8,7 +8,8 @@ import Foundation
 /// the run would have printed and its exit status, as a process of its own would. The protocol
 /// of `scripts/formd-wasm batch`. Each run goes through the commands' own code (argument
 /// parsing, loading, answering, exit statuses); only a form that loaded is kept for the next
-/// runs that name it with the same `--forms` and `--locale` (files are not re-read).
+/// runs that name it with the same `--forms` and `--locale` (files are not re-read), and so is a
+/// command line that parsed (the same arguments parse to the same command).
 struct RunsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "runs",
@@ -21,6 +22,7 @@ struct RunsCommand: ParsableCommand {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
         var forms: [String: Form] = [:]
+        var parsed: [[String]: any ParsableCommand] = [:]
         func handle(_ line: ArraySlice<UInt8>) throws {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return }
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
@@ -31,16 +33,14 @@ struct RunsCommand: ParsableCommand {
             }
             let run = CapturedRun(stdin: Array(((object["stdin"] as? String) ?? "").utf8), forms: forms)
             CapturedRun.current = run
-            let status = Self.status(args)
+            let status = Self.status(args, parsed: &parsed)
             CapturedRun.current = nil
             forms = run.forms
-            let answer: [String: Any] = [
-                "status": status,
-                "stdout": String(decoding: run.stdout, as: UTF8.self),
-                "stderr": String(decoding: run.stderr, as: UTF8.self),
-            ]
-            out += try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys, .withoutEscapingSlashes])
-            out.append(0x0A)
+            out += Array(#"{"status":"#.utf8) + Array(String(status).utf8) + Array(#","stderr":"#.utf8)
+            Self.appendJSONString(run.stderr, to: &out)
+            out += Array(#","stdout":"#.utf8)
+            Self.appendJSONString(run.stdout, to: &out)
+            out += [0x7D, 0x0A]
             if out.count >= 1 << 16 {
                 FileHandle.standardOutput.write(Data(out))
                 out.removeAll(keepingCapacity: true)
@@ -61,14 +61,36 @@ struct RunsCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data(out))
     }
 
+    /// `bytes` (UTF-8; an invalid sequence becomes U+FFFD) as a JSON string.
+    static func appendJSONString(_ bytes: [UInt8], to out: inout [UInt8]) {
+        out.append(0x22)
+        let hex = Array("0123456789abcdef".utf8)
+        for b in String(decoding: bytes, as: UTF8.self).utf8 {
+            switch b {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, 0x6E]
+            case ..<0x20: out += [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]]
+            default: out.append(b)
+            }
+        }
+        out.append(0x22)
+    }
+
     /// One run's exit status, as `Main` would exit.
-    static func status(_ args: [String]) -> Int32 {
+    static func status(_ args: [String], parsed: inout [[String]: any ParsableCommand]) -> Int32 {
         guard let name = args.first, name == "validate" || name == "evaluate" else {
             printError("formd runs: only validate and evaluate")
             return 2
         }
         do {
-            var command = try Formd.parseAsRoot(args)
+            var command: any ParsableCommand
+            if let known = parsed[args] {
+                command = known
+            } else {
+                command = try Formd.parseAsRoot(args)
+                parsed[args] = command
+            }
             try command.run()
             return 0
         } catch let code as ExitCode {
