@@ -17,7 +17,20 @@ struct RunsCommand: ParsableCommand {
         shouldDisplay: false
     )
 
+    @Argument(help: "The runs, one JSON line each: a file, or - for standard input.")
+    var input = "-"
+
     func run() throws {
+        let source: FileHandle
+        if input == "-" {
+            source = FileHandle.standardInput
+        } else {
+            guard let h = FileHandle(forReadingAtPath: input) else {
+                printError("formd runs: cannot read \(input)")
+                throw ExitCode(2)
+            }
+            source = h
+        }
         var pending: [UInt8] = []
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
@@ -47,7 +60,7 @@ struct RunsCommand: ParsableCommand {
             }
         }
         while true {
-            let chunk = FileHandle.standardInput.readData(ofLength: 1 << 16)
+            let chunk = source.readData(ofLength: 1 << 16)
             if chunk.isEmpty { break }
             pending += chunk
             var start = pending.startIndex
