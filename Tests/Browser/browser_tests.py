@@ -934,6 +934,7 @@ import('/client/formd.js').then(async (m) => {
         """What was typed survives a reload, but never a password: not stored, so not restored; a
         queued submit with one asks for it again after a reload instead of sending without it."""
         server = self.offline_server(forms=("signup",))
+        port = server.port
         try:
             p = self.open_for_offline(server, "signup", "en")
             p.type("email", "ola@example.com")
@@ -948,6 +949,19 @@ import('/client/formd.js').then(async (m) => {
             self.reload_offline()
             assert p.value("email") == "ola@example.com" and p.value("password") == "", (p.value("email"), p.value("password"))
             assert self.status()[0] == "reenter", self.status()
+            # formd is back; the person enters the password again and sends: accepted, and then
+            # nothing of the form is left on the device.
+            server = self.offline_server(forms=("signup",), port=port)
+            p.type("username", "ola_n")
+            p.type("password", "hunter2secret9")
+            p.type("password_confirmation", "hunter2secret9")
+            self.d.find_element(By.CSS_SELECTOR, '[data-page-form] [data-field="terms"] input[type=checkbox]').click()
+            p.idle()
+            self.click_submit()
+            WebDriverWait(self.d, 15).until(lambda d: self.status()[0] in ("valid", "invalid"))
+            assert self.status()[0] == "valid", (self.status(), self.errors_shown(p))
+            left = self.d.execute_script("return Object.keys(localStorage).filter((k) => k.startsWith('formd:'))")
+            assert left == [], f"a valid submit clears what was kept: {left}"
         finally:
             server.stop()
             self.d.get_log("browser")  # the refused connections (read, so the next test starts clean)
