@@ -66,7 +66,7 @@ let package = Package(
             exclude: ["README.md"],
             resources: [
                 .embedInCode("formd.js"), .embedInCode("formd.css"), .embedInCode("formd-engine.js"),
-                .embedInCode("index.html"), .embedInCode("page.js"), .embedInCode("page.css"),
+                .embedInCode("index.html"), .embedInCode("page.js"), .embedInCode("page.css"), .embedInCode("formd-sw.js"),
             ]
         ),
         .target(

@@ -77,11 +77,23 @@ async function compile(source) {
 
 export class FormdEngine {
   /** Compiles the module (bytes, a Response or a promise of one, a URL or path, or a WebAssembly.Module) and starts an instance. */
-  static async load(source) {
+  static async load(source, { limits = {} } = {}) {
     const module = await compile(source);
     const [active, spare] = await Promise.all([WebAssembly.instantiate(module, {}), WebAssembly.instantiate(module, {})]);
-    return new FormdEngine(module, active, spare);
+    const engine = new FormdEngine(module, active, spare);
+    engine.limits = { ...FormdEngine.defaultLimits, ...limits };
+    return engine;
   }
+
+  /**
+   * The server's limits that are not the engine's own (the engine's — `limits.max_text_bytes`,
+   * `limits.max_instances`, JSON nesting, the regex bound, a definition's complexity — are built
+   * in, with the server's defaults): `forms.max_file_bytes` for a definition,
+   * `limits.max_body_bytes` for values, `limits.max_changed` for `changed`. Refused as the server
+   * refuses them, before any work. `FormdEngine.load(source, {limits: {...}})` sets others (a
+   * server configured otherwise).
+   */
+  static defaultLimits = { maxDefinitionBytes: 8 << 20, maxBodyBytes: 1 << 20, maxChanged: 10000 };
 
   /**
    * Use `FormdEngine.load`. Browsers refuse to instantiate a module this size synchronously on
@@ -96,6 +108,7 @@ export class FormdEngine {
     this.forms = new Map();
     this.nextHandle = 1;
     this.traps = 0;
+    this.limits = { ...FormdEngine.defaultLimits };
   }
 
   #replaceInstance() {
@@ -165,10 +178,15 @@ export class FormdEngine {
 
   /**
    * Loads a definition (bytes or text) as form `id`; `file` names it in problems (default
-   * `ID.json`). Throws FormdDefinitionError with the problems as `formd check` prints them.
+   * `ID.json`). Throws FormdDefinitionError with the problems as `formd check` prints them; a
+   * definition over `maxBytes` (the server's `forms.max_file_bytes`, 8 MiB) is refused unread.
    */
-  loadForm(id, definition, { file } = {}) {
+  loadForm(id, definition, { file, maxBytes = this.limits.maxDefinitionBytes } = {}) {
     const bytes = bytesOf(definition);
+    if (bytes.length > maxBytes) {
+      // The server's forms.max_file_bytes: such a definition is refused unread, as formd does.
+      throw new FormdDefinitionError([`${file || `${id}.json`}: the file is ${bytes.length} bytes, over the limit of ${maxBytes} bytes (forms.max_file_bytes)`]);
+    }
     const native = this.#loadNative(id, bytes, file);
     const handle = this.nextHandle++;
     this.forms.set(handle, { id, bytes, file, native });
@@ -205,17 +223,33 @@ export class FormdEngine {
     };
   }
 
+  /** Values over `limits.max_body_bytes`: refused as the server refuses such a body (413). */
+  #valuesBytes(values) {
+    const bytes = bytesOf(values);
+    if (bytes.length > this.limits.maxBodyBytes) {
+      throw new FormdRequestError('The request body is larger than the limit.', { status: 413, slug: 'body-too-large' });
+    }
+    return bytes;
+  }
+
   validate(handle, values, { locale = '' } = {}) {
     const native = this.#native(handle);
-    return FormdEngine.#answer(this.#call('formd_validate', [native, bytesOf(values), encoder.encode(locale || '')], true));
+    const bytes = this.#valuesBytes(values);
+    return FormdEngine.#answer(this.#call('formd_validate', [native, bytes, encoder.encode(locale || '')], true));
   }
 
   evaluate(handle, values, { changed = [], locale = '', state } = {}) {
     const native = this.#native(handle);
+    const bytes = this.#valuesBytes(values);
+    if (changed.length > this.limits.maxChanged) {
+      // The server's 400, word for word (limits.max_changed), before any work.
+      throw new FormdRequestError(`"changed" lists ${changed.length} ids; at most ${this.limits.maxChanged} are accepted (limits.max_changed)`,
+        { status: 400, slug: 'bad-request' });
+    }
     const changedBytes = changed.length ? encoder.encode(JSON.stringify(changed)) : new Uint8Array();
     // state: undefined = not sent; null = first request; a string = the previous answer's token.
     const stateBytes = state === undefined ? new Uint8Array() : state === null ? encoder.encode('null') : encoder.encode(String(state));
-    const r = this.#call('formd_evaluate', [native, bytesOf(values), changedBytes, encoder.encode(locale || ''), stateBytes], true);
+    const r = this.#call('formd_evaluate', [native, bytes, changedBytes, encoder.encode(locale || ''), stateBytes], true);
     const answer = FormdEngine.#answer(r);
     answer.valid = undefined;  // evaluate has no verdict
     return answer;

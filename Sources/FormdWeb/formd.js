@@ -5,6 +5,10 @@
 // from its definition and shows what formd answers. Where WebAssembly runs, the answers come
 // from formd's own engine in the page (formd-engine.wasm, the same sources as the server), so
 // typing needs no round trip and keeps working offline; a submit is always the server's verdict.
+// Offline (docs/CLIENT.md): what a person typed is kept per form and version (never a secret
+// field), a submit without network is queued and sent when the server answers again, and with
+// the offline service worker (formd-sw.js) the page, this module, the engine and the form load
+// with no network.
 //
 // The DOM contract the renderer keeps is documented in docs/CLIENT.md.
 
@@ -36,12 +40,42 @@ export class FormdError extends Error {
 
 /** The HTTP API: forms, definitions (cached, revalidated with ETags), evaluate and validate. */
 export class FormdClient {
-  constructor({ server = defaultServer, locale = null, fetch = null } = {}) {
+  constructor({ server = defaultServer, locale = null, fetch = null, offline = null } = {}) {
     this.server = new URL(server, location.href).href.replace(/\/?$/, "/");
     this.locale = locale;
     this.fetch = fetch || globalThis.fetch.bind(globalThis);
     this.definitions = new Map(); // id -> {version, definition}
     this.listeners = new Set(); // (event) => void, for logs: {phase: "request" | "response", ...}
+    // The offline service worker's registration (a promise), when the page registered one;
+    // otherwise the one that controls the page, if any (docs/CLIENT.md, "Offline").
+    this.offline = offline;
+    this.loaded = new Set(); // the GET URLs answered 200, for the offline worker to keep
+  }
+
+  /**
+   * Asks the page's offline worker (formd-sw.js, or an app's worker that imports it) to keep what
+   * this client loaded before the worker controlled the page (the first visit), and `extra` URLs
+   * (the page itself). Resolves to true once they are kept, false when no worker runs.
+   */
+  async keepOffline(extra = []) {
+    if (typeof navigator === "undefined" || !navigator.serviceWorker) return false;
+    try {
+      // The page's registration (none when registering failed, as offline) or the one in control.
+      const registration = (await this.offline) || (await navigator.serviceWorker.getRegistration());
+      if (!registration) return false;
+      const worker = (await navigator.serviceWorker.ready).active;
+      if (!worker) return false;
+      const urls = [...new Set([...this.loaded, ...extra])];
+      return await new Promise((resolve) => {
+        const channel = new MessageChannel();
+        const timer = setTimeout(() => resolve(false), 60000);
+        channel.port1.onmessage = () => { clearTimeout(timer); resolve(true); };
+        worker.postMessage({ type: "formd:keep", urls }, [channel.port2]);
+      });
+    } catch (e) {
+      console.warn("formd: the offline worker could not keep the form", e);
+      return false;
+    }
   }
 
   url(path) {
@@ -88,6 +122,7 @@ export class FormdClient {
   async definitionSource(id) {
     const r = await this.fetch(this.url(`forms/${encodeURIComponent(id)}?raw=true`), { mode: "cors", headers: { Accept: "application/json" } });
     if (!r.ok) throw new FormdError(r.status, {});
+    this.loaded.add(r.url || this.url(`forms/${encodeURIComponent(id)}?raw=true`));
     return { text: await r.text(), version: r.headers.get("ETag") };
   }
 
@@ -131,6 +166,7 @@ export class FormdClient {
       try { body = text ? JSON.parse(text) : null; } catch { body = { detail: text }; }
     }
     this.emit({ phase: "response", method, url, status: response.status, body, requestId, ms: performance.now() - started });
+    if (method === "GET" && response.status === 200) this.loaded.add(url);
     const language = response.headers.get("Content-Language");
     if (language) this.lastLanguage = language; // the page's engine answers in the server's language
     const ok = response.ok || (accept304 && response.status === 304) || (accept422 && response.status === 422);
@@ -175,6 +211,11 @@ export class FormSession {
 
   async load() {
     const { definition, version, language } = await this.client.definition(this.formId);
+    if (this.local && versionDigits(version) !== versionDigits(this.version)) {
+      // Another version: the server answers until the page's engine holds this one.
+      this.local.free();
+      this.local = null;
+    }
     this.version = version;
     this.language = language || null;
     if (this.useLocal) this.ready = this.#loadLocal(version); // the server answers until it is ready
@@ -219,7 +260,21 @@ export class FormSession {
     const local = this.#localAnswer("evaluate", values, changed);
     // A changed field whose remote rule is to be asked: the server answers (it asks the validator).
     if (local && !local.deferredRemote) return this.#ordered(async () => local, true);
-    return this.#ordered(() => this.client.evaluate(this.formId, values, changed, { version: this.version }), true);
+    return this.#ordered(async () => {
+      try {
+        return await this.client.evaluate(this.formId, values, changed, { version: this.version });
+      } catch (e) {
+        // No answer from the server (offline, or before the page's engine was ready): the engine
+        // answers (a remote rule then stays undecided), so a form opened offline still gets its state.
+        if (!(e instanceof FormdError && e.isNetwork)) throw e;
+        if (local) return local;
+        if (!this.ready) throw e;
+        await this.ready;
+        const late = this.#localAnswer("evaluate", values, changed);
+        if (!late) throw e;
+        return late;
+      }
+    }, true);
   }
 
   /** `authoritative` (a submit): the server decides, and a local answer that differs from its
@@ -274,6 +329,10 @@ const TEXTS = {
     partly: "Parts of this form are not available in {language}.",
     untranslated: "This form is not translated; it is shown as written.",
     updated: "This form was updated while you filled it in. Your answers are kept; please check the marked fields.",
+    queued: "Queued: it will be sent as soon as the server can be reached.",
+    resubmit: "The form changed before your answers were sent. Nothing was sent: check the marked fields and send again.",
+    reenter: "Your answers are kept, but passwords and other hidden fields are not saved on this device. Enter them again and send.",
+    added: "New: {list}.", removed: "Removed: {list}.", changedFields: "Changed: {list}.",
     languages: { en: "English", nb: "Norwegian", es: "Spanish" },
   },
   nb: {
@@ -289,6 +348,10 @@ const TEXTS = {
     partly: "Deler av skjemaet finnes ikke på {language}.",
     untranslated: "Skjemaet er ikke oversatt; det vises slik det er skrevet.",
     updated: "Skjemaet ble oppdatert mens du fylte det ut. Svarene dine er tatt vare på; se over feltene som er merket.",
+    queued: "I kø: sendes så snart serveren kan nås.",
+    resubmit: "Skjemaet ble endret før svarene dine ble sendt. Ingenting er sendt: se over feltene som er merket, og send på nytt.",
+    reenter: "Svarene dine er tatt vare på, men passord og andre skjulte felt lagres ikke på denne enheten. Fyll dem inn på nytt og send.",
+    added: "Nytt: {list}.", removed: "Fjernet: {list}.", changedFields: "Endret: {list}.",
     languages: { en: "engelsk", nb: "norsk", es: "spansk" },
   },
   es: {
@@ -304,6 +367,10 @@ const TEXTS = {
     partly: "Partes de este formulario no están disponibles en {language}.",
     untranslated: "Este formulario no está traducido; se muestra tal como está escrito.",
     updated: "Este formulario se actualizó mientras lo rellenaba. Sus respuestas se conservan; revise los campos marcados.",
+    queued: "En cola: se enviará en cuanto se pueda conectar con el servidor.",
+    resubmit: "El formulario cambió antes de enviar sus respuestas. No se ha enviado nada: revise los campos marcados y envíelo de nuevo.",
+    reenter: "Sus respuestas se conservan, pero las contraseñas y otros campos ocultos no se guardan en este dispositivo. Vuelva a introducirlos y envíe.",
+    added: "Nuevo: {list}.", removed: "Eliminado: {list}.", changedFields: "Modificado: {list}.",
     languages: { en: "inglés", nb: "noruego", es: "español" },
   },
 };
@@ -521,14 +588,49 @@ function fieldsOf(definition) {
   return out;
 }
 
+/** A short digest of a text (FNV-1a, 32 bits): what the kept values remember of each field. */
+function digest(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16);
+}
+
+/** A definition's fields as `{id: digest}`, kept with the values to tell later what changed. */
+function fieldDigests(definition) {
+  return Object.fromEntries([...fieldsOf(definition)].map(([id, json]) => [id, digest(json)]));
+}
+
 /** What changed from one definition to the next: `{added, removed, changed}` field ids. */
 export function definitionChanges(before, after) {
   const a = fieldsOf(before), b = fieldsOf(after);
+  return changesBetween(a, b);
+}
+
+function changesBetween(a, b) {
   return {
     added: [...b.keys()].filter((id) => !a.has(id)),
     removed: [...a.keys()].filter((id) => !b.has(id)),
     changed: [...b.keys()].filter((id) => a.has(id) && a.get(id) !== b.get(id)),
   };
+}
+
+/** The titles of a definition's fields by id (for the notice that lists what changed). */
+function fieldTitles(definition) {
+  const out = new Map();
+  for (const [id, json] of fieldsOf(definition)) {
+    try { const f = JSON.parse(json); if (typeof f.title === "string" && f.title.trim()) out.set(id, f.title.trim()); } catch { /* the id then */ }
+  }
+  return out;
+}
+
+/** The version's digits: a definition's variants (per locale) share them. */
+function versionDigits(version) {
+  return String(version || "").replace(/^W\//, "").replace(/"/g, "").slice(0, 32);
+}
+
+/** localStorage, or null where the page may not use it (a sandbox, a full quota, privacy modes). */
+function storage() {
+  try { return globalThis.localStorage || null; } catch { return null; }
 }
 
 /** A rendered form. `values` is what the user entered (and formd set); `state` formd's last answer. */
@@ -562,19 +664,194 @@ export class FormView {
     this.switched = false; // the person chose another locale after the form opened
     this.languages = undefined; // the languages every per-language text is in; null: none per language
     this.t = texts(client.locale);
+    this.queued = false; // a submit is waiting for the server (docs/CLIENT.md, "Offline")
+    this.queueTries = 0;
+    this.onOnline = () => { if (this.queued) { this.queueTries = 0; this.sendQueued(); } };
+    if (typeof window !== "undefined") window.addEventListener("online", this.onOnline);
   }
 
   get locale() { return this.client.locale; }
 
   async start() {
     this.definition = await this.session.load();
-    this.build();
+    // What the person typed before (a reload, a closed tab, offline): kept per form and version.
+    const kept = this.restoreKept();
+    this.build(kept ? kept.instances : null);
+    if (kept) {
+      for (const k of Object.keys(kept.values)) {
+        const entry = this.fields.get(k);
+        if ((entry && (entry.secret || entry.computed)) || this.isSecretKey(k)) delete kept.values[k];
+      }
+      this.values = kept.values;
+      for (const [id, entry] of this.fields) if (Object.prototype.hasOwnProperty.call(kept.values, id)) this.writeControl(entry, kept.values[id]);
+    }
     await this.loadLanguages();
     this.updateNotice();
     // The first state comes before the form shows; without it there is no form to show.
     const seq = this.session.next;
     const answer = await this.session.evaluate(this.submission(), []);
     if (answer) this.apply(answer, seq);
+    if (kept && kept.changes) this.showChanges(kept.changes, kept.titles);
+    this.resumeQueued(kept);
+    // With an offline worker, what this form needs is kept for the next visit without network.
+    this.client.keepOffline([typeof location !== "undefined" ? location.href : ""].filter(Boolean)).then((ok) => {
+      if (ok && this.form) this.form.setAttribute("data-offline", "ready");
+    });
+  }
+
+  // ---- kept values and the queued submit (docs/CLIENT.md, "Offline") --------------------------
+
+  /** Kept per server, form and place in the page (the element's id): two forms on one page keep
+   * their own values. */
+  keyPrefix(kind) { return `formd:${kind}:${this.client.server}:${this.formId}:${this.element.id || ""}:`; }
+
+  /** Saves what the person entered (never a secret field, never a computed one) and the
+   * instances of each repeating section, under this form and version. */
+  keep() {
+    const store = this.options.keep === false ? null : storage();
+    if (!store || !this.session.version) return;
+    const values = {};
+    for (const [k, v] of Object.entries(this.values)) {
+      const entry = this.fields.get(k);
+      if (entry && (entry.secret || entry.computed)) continue;
+      if (!entry && this.isSecretKey(k)) continue;
+      values[k] = v;
+    }
+    const instances = Object.fromEntries([...this.dynamic].map(([sid, d]) => [sid, [...d.instances.keys()]]));
+    const record = { version: this.session.version, at: Date.now(), values, instances, fields: fieldDigests(this.definition) };
+    const key = this.keyPrefix("values") + versionDigits(this.session.version);
+    try {
+      store.setItem(key, JSON.stringify(record));
+      // One record per form: an earlier version's was carried over when the form opened.
+      for (const k of Object.keys(store)) if (k.startsWith(this.keyPrefix("values")) && k !== key) store.removeItem(k);
+    } catch (e) {
+      console.warn("formd: the values could not be kept on this device", e);
+    }
+  }
+
+  /** Whether a key is a secret field's (a template's `:index` id, for instances not drawn). */
+  isSecretKey(key) {
+    const m = /^(.*)\[(\d+)\]\.(.*)$/.exec(key);
+    const d = m && this.dynamic.get(m[1]);
+    const f = d && d.template && (d.template.fields || []).find((x) => x && FormView.instanceId(x.id, Number(m[2])) === key);
+    return !!(f && (f.type === "password" || f.secret === true));
+  }
+
+  /** What was kept for this form: this version's values, or (the form changed since) another
+   * version's, with what changed. */
+  restoreKept() {
+    const store = this.options.keep === false ? null : storage();
+    if (!store) return null;
+    let record = null;
+    try {
+      const exact = store.getItem(this.keyPrefix("values") + versionDigits(this.session.version));
+      if (exact) record = JSON.parse(exact);
+      else {
+        for (const k of Object.keys(store)) {
+          if (!k.startsWith(this.keyPrefix("values"))) continue;
+          const r = JSON.parse(store.getItem(k));
+          if (!record || (r && r.at > record.at)) record = r;
+        }
+      }
+    } catch { return null; }
+    if (!record || typeof record.values !== "object" || !record.values) return null;
+    const instances = new Map(Object.entries(record.instances || {}).filter(([, v]) => Array.isArray(v)).map(([sid, v]) => [sid, v.map(Number).filter((n) => Number.isInteger(n) && n >= 0).slice(0, 100)]));
+    const out = { values: { ...record.values }, instances };
+    if (versionDigits(record.version) !== versionDigits(this.session.version) && record.fields) {
+      out.changes = changesBetween(new Map(Object.entries(record.fields)), new Map(Object.entries(fieldDigests(this.definition))));
+      out.titles = fieldTitles(this.definition);
+    }
+    return out;
+  }
+
+  /** Forgets the kept values and any queued submit (after a successful submit). */
+  forget() {
+    const store = storage();
+    if (!store) return;
+    try {
+      for (const k of Object.keys(store)) if (k.startsWith(this.keyPrefix("values")) || k.startsWith(this.keyPrefix("queued"))) store.removeItem(k);
+    } catch { /* nothing kept */ }
+  }
+
+  /** Whether a secret field (password, `"secret": true`) has a value: a queued submit then cannot
+   * survive a reload (secrets are never stored). */
+  hasSecretValues() {
+    return [...this.fields].some(([k, entry]) => entry.secret && this.values[k] !== undefined && this.values[k] !== null && this.values[k] !== "");
+  }
+
+  /** A submit without network: kept (it survives a reload), `[data-form-status]` says so, and it
+   * is sent by itself when the server answers again (the `online` event, and a backoff). */
+  queue() {
+    this.queued = true;
+    this.keep();
+    const store = storage();
+    try {
+      if (store) store.setItem(this.keyPrefix("queued") + "submit", JSON.stringify({ version: this.session.version, at: Date.now(), secrets: this.hasSecretValues() }));
+    } catch { /* kept for this page only */ }
+    this.showStatus("queued");
+    this.banner.textContent = this.t.unreachable;
+    this.banner.hidden = false;
+    this.scheduleQueued();
+  }
+
+  unqueue() {
+    this.queued = false;
+    clearTimeout(this.queueTimer);
+    const store = storage();
+    try { if (store) store.removeItem(this.keyPrefix("queued") + "submit"); } catch { /* nothing kept */ }
+  }
+
+  /** The next try: 1, 2, 4, 8, 16, then every 30 seconds. */
+  scheduleQueued() {
+    clearTimeout(this.queueTimer);
+    const delay = Math.min(30000, 1000 * 2 ** Math.min(this.queueTries++, 5));
+    this.queueTimer = setTimeout(() => this.sendQueued(), delay);
+  }
+
+  async sendQueued() {
+    if (!this.queued || this.sendingQueued || !this.form || !this.form.isConnected) return;
+    this.sendingQueued = true;
+    try { await this.submit({ fromQueue: true }); } finally { this.sendingQueued = false; }
+  }
+
+  /** After a reload: a submit queued before it is sent now, unless it had a secret value (never
+   * stored): then the person is asked to enter it again and send. */
+  resumeQueued(kept) {
+    const store = storage();
+    let record = null;
+    try { record = store && JSON.parse(store.getItem(this.keyPrefix("queued") + "submit")); } catch { record = null; }
+    if (!record) return;
+    if (record.secrets) {
+      this.unqueue();
+      this.showStatus("reenter");
+      return;
+    }
+    if (kept && kept.changes) {
+      // The form changed since the submit was queued: the person checks the changes first.
+      this.unqueue();
+      this.showStatus("resubmit");
+      return;
+    }
+    this.queued = true;
+    this.attempted = true;
+    this.showStatus("queued");
+    this.queueTries = 0;
+    this.sendQueued();
+  }
+
+  /** `[data-form-notice]`: the form was updated, and which fields were added, removed or changed. */
+  showChanges(changes, titles) {
+    const name = (id) => titles.get(id) || id;
+    const parts = [this.t.updated];
+    if (changes.added.length) parts.push(this.t.added.replace("{list}", changes.added.map(name).join(", ")));
+    if (changes.removed.length) parts.push(this.t.removed.replace("{list}", changes.removed.map((id) => titles.get(id) || id).join(", ")));
+    if (changes.changed.length) parts.push(this.t.changedFields.replace("{list}", changes.changed.map(name).join(", ")));
+    this.notice.textContent = parts.join(" ");
+    this.notice.hidden = false;
+    for (const id of [...changes.added, ...changes.changed]) {
+      const entry = this.fields.get(id);
+      if (entry && entry.wrapper) entry.wrapper.setAttribute("data-formd-changed", "");
+    }
   }
 
   /** While the definition loads: a short text in place of the embedder's fallback content. */
@@ -669,7 +946,7 @@ export class FormView {
     for (const [id, entry] of this.fields) if (Object.prototype.hasOwnProperty.call(values, id)) this.writeControl(entry, values[id]);
     this.form.removeAttribute("data-loading");
     this.form.removeAttribute("aria-busy");
-    if (status) this.showStatus(status === "valid");
+    if (status) this.showStatus(status);
     this.showErrors(this.allErrors);
     this.showWarnings(this.allWarnings);
   }
@@ -678,6 +955,8 @@ export class FormView {
   destroy() {
     clearTimeout(this.timer);
     clearTimeout(this.retry);
+    clearTimeout(this.queueTimer);
+    if (typeof window !== "undefined") window.removeEventListener("online", this.onOnline);
     this.element.replaceChildren();
   }
 
@@ -945,7 +1224,7 @@ export class FormView {
         if (blank) blank.textContent = this.t.none;
       }
     }
-    this.showStatus(this.form.dataset.status ? this.form.dataset.status === "valid" : null);
+    this.showStatus(this.form.dataset.status || null);
   }
 
   // ---- reading the controls ------------------------------------------------------------------
@@ -1066,7 +1345,8 @@ export class FormView {
   /** Queues an evaluate naming `id` as changed; at most one evaluate is in flight at a time. */
   change(id) {
     if (!this.pending.includes(id)) this.pending.push(id);
-    this.showStatus(null);
+    if (!this.queued) this.showStatus(null); // a queued submit stays queued, and sends the latest values
+    this.keep();
     clearTimeout(this.timer);
     // A field with a remote rule asks a service of the site's (API.md §11): wait for a pause in
     // typing (`remoteDebounce`, default 300 ms) rather than asking for every keystroke.
@@ -1151,13 +1431,9 @@ export class FormView {
       this.definition = definition;
       this.rebuild();
       const changes = definitionChanges(before.definition, definition);
-      for (const id of [...changes.added, ...changes.changed]) {
-        const entry = this.fields.get(id);
-        const node = entry && (entry.row || entry.wrapper || entry.element || entry.input);
-        if (node && node.setAttribute) node.setAttribute("data-formd-changed", "");
-      }
-      this.notice.textContent = this.t.updated;
-      this.notice.hidden = false;
+      const titles = fieldTitles(before.definition);
+      for (const [id, title] of fieldTitles(definition)) titles.set(id, title);
+      this.showChanges(changes, titles);
       this.form.dispatchEvent(new CustomEvent("formd:changed", {
         bubbles: true, detail: { from: before.version, to: this.session.version, ...changes },
       }));
@@ -1247,6 +1523,7 @@ export class FormView {
     }
     this.form.removeAttribute("data-loading");
     this.form.removeAttribute("aria-busy");
+    this.keep();
     this.form.dispatchEvent(new CustomEvent("formd:state", { bubbles: true, detail: { answer } }));
     if (this.options.onState) this.options.onState(answer);
   }
@@ -1363,6 +1640,9 @@ export class FormView {
     }
   }
 
+  /** `[data-form-status]`: true (valid), false (invalid), null (nothing to say), or "queued" (a
+   * submit waits for the server), "resubmit" (the form changed before it was sent), "reenter" (a
+   * queued submit lost its secret values in a reload). */
   showStatus(valid) {
     if (valid === null) {
       this.status.textContent = "";
@@ -1370,24 +1650,48 @@ export class FormView {
       delete this.form.dataset.status;
       return;
     }
-    this.status.textContent = valid ? this.t.valid : this.t.invalid;
-    this.status.dataset.status = valid ? "valid" : "invalid";
-    this.form.dataset.status = valid ? "valid" : "invalid";
+    const status = typeof valid === "string" ? valid : valid ? "valid" : "invalid";
+    this.status.textContent = { valid: this.t.valid, invalid: this.t.invalid, queued: this.t.queued, resubmit: this.t.resubmit, reenter: this.t.reenter }[status];
+    this.status.dataset.status = status;
+    this.form.dataset.status = status;
   }
 
   /** Sends validate with the current values; shows the errors inline or the normalised values. */
-  async submit() {
+  async submit({ fromQueue = false } = {}) {
     // Let the edits in flight land first (a bounded wait: while formd is unreachable they stay queued).
     for (let i = 0; i < 3 && (this.inFlight || this.pending.length); i++) await (this.inFlight || this.flush());
     this.attempted = true;
+    if (!fromQueue) this.queueTries = 0;
     let verdict;
     try {
       verdict = await this.session.validate(this.submission());
     } catch (e) {
+      if (e instanceof FormdError && e.isNetwork) {
+        // No network: the submit waits, kept, and goes by itself when the server answers again.
+        if (fromQueue) this.scheduleQueued();
+        else this.queue();
+        return null;
+      }
+      if (e instanceof FormdError && e.isPreconditionFailed) {
+        // The form changed meanwhile: the new definition is drawn with the values kept and what
+        // changed is shown; nothing is sent until the person has seen it and sends again.
+        const before = this.session.version;
+        await this.failed(e, []);
+        if (this.session.version === before) {
+          if (this.queued) this.scheduleQueued(); // a replica behind the new version: try again
+          return null;
+        }
+        this.unqueue();
+        this.keep();
+        this.showStatus("resubmit");
+        return null;
+      }
       this.failed(e, []);
       return null;
     }
     if (!verdict) return null;
+    this.unqueue();
+    if (verdict.valid) this.forget(); // sent and accepted: nothing left to keep
     this.banner.hidden = true;
     this.submitted = !verdict.valid;
     this.showErrors(verdict.errors);

@@ -13,7 +13,15 @@ const actionsLog = $("[data-page-actions]");
 const link = $("#form-link");
 
 const params = new URLSearchParams(location.search);
-const client = new FormdClient({ locale: params.get("locale") || "en" });
+// The offline worker (formd-sw.js, at the server's root): the page, the client, the engine and
+// every form opened here then load without network (docs/CLIENT.md, "Offline").
+const offline = "serviceWorker" in navigator
+  ? navigator.serviceWorker.register(new URL("../formd-sw.js", import.meta.url).href).catch((e) => {
+    console.warn("formd: no offline worker", e);
+    return null;
+  })
+  : null;
+const client = new FormdClient({ locale: params.get("locale") || "en", offline });
 let view = null;
 let previousActions = new Set();
 

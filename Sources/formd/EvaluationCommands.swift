@@ -175,10 +175,16 @@ struct OfflineRun {
             if let path = ProcessInfo.processInfo.environment["FORMD_VALIDATORS_POSTAL_CODES"], !path.isEmpty {
                 engine.postalCodes = try PostalCodeFile.load(path)
             }
-            self.form = try DefinitionFiles.loadForm(form, formsDirectory: options.forms, options: engine)
+            if let run = CapturedRun.current {
+                self.form = try run.form(form, forms: options.forms, locale: options.locale) {
+                    try DefinitionFiles.loadForm(form, formsDirectory: options.forms, options: engine)
+                }
+            } else {
+                self.form = try DefinitionFiles.loadForm(form, formsDirectory: options.forms, options: engine)
+            }
             let bytes: [UInt8]
             if submission == "-" {
-                bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+                bytes = readStdin()
             } else {
                 guard let data = FileManager.default.contents(atPath: submission) else {
                     throw UsageError("cannot read \(submission)")

@@ -8,7 +8,7 @@ struct Formd: ParsableCommand {
         abstract: "Serves, checks and evaluates Hyper-style form definitions.",
         subcommands: [
             ServeCommand.self, CheckCommand.self, PublishCommand.self, ValidateCommand.self, EvaluateCommand.self, HealthcheckCommand.self,
-            ConfigCommand.self,
+            ConfigCommand.self, RunsCommand.self,
         ]
     )
 }
@@ -42,9 +42,23 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 func printError(_ text: String) {
+    if let run = CapturedRun.current {
+        run.stderr += Array((text + "\n").utf8)
+        return
+    }
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 func writeStdout(_ bytes: [UInt8]) {
+    if let run = CapturedRun.current {
+        run.stdout += bytes
+        return
+    }
     FileHandle.standardOutput.write(Data(bytes))
+}
+
+/// Standard input to its end (a run's `stdin` under `formd runs`).
+func readStdin() -> [UInt8] {
+    if let run = CapturedRun.current { return run.stdin }
+    return Array(FileHandle.standardInput.readDataToEndOfFile())
 }

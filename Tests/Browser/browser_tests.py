@@ -19,6 +19,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -44,10 +45,10 @@ FORMS = ["customer-no", "employment", "expenses", "feedback-i18n", "newsletter-i
 # ---- processes ------------------------------------------------------------------------------
 
 class Formd:
-    def __init__(self, binary, env, forms=None):
+    def __init__(self, binary, env, forms=None, port=0):
         e = dict(os.environ, **env)
         self.proc = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--forms", forms or os.path.join(ROOT, "Forms")],
+            [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--forms", forms or os.path.join(ROOT, "Forms")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=e, text=True)
         deadline = time.time() + 30
         for line in self.proc.stdout:
@@ -323,6 +324,9 @@ class Suite:
 </body></html>""".encode()
 
     def open(self, form, locale="en"):
+        # A fresh form: nothing kept from an earlier test (formd.js keeps what was typed per form
+        # and version in localStorage, docs/CLIENT.md "Offline").
+        self.d.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": self.formd.base.rstrip("/"), "storageTypes": "local_storage"})
         self.d.get(f"{self.formd.base}?form={form}&locale={locale}")
         p = Page(self.d, self.formd)
         WebDriverWait(self.d, 10).until(lambda d: d.execute_script(IDLE_JS, "[data-page-form]"))
@@ -799,6 +803,173 @@ import('/client/formd.js').then(async (m) => {
         WebDriverWait(self.d, 5).until(lambda d: d.execute_script("return document.querySelector('#local [data-form-status]').textContent !== ''"))
         assert self.d.execute_script("return window.__mismatches") == 0
 
+    # -- offline (issue 31, item 6): a formd of its own, stopped and started again on its port
+
+    def offline_server(self, forms=("expenses", "signup"), port=0):
+        if port == 0:
+            self.offline_forms = tempfile.mkdtemp(prefix="formd-offline-")
+            for f in forms:
+                shutil.copy(os.path.join(ROOT, "Forms", f + ".json"), self.offline_forms)
+        return Formd(self.args.bin, {"FORMD_LOG_LEVEL": "warning"}, forms=self.offline_forms, port=port)
+
+    def open_for_offline(self, server, form, locale):
+        """Opens the page of `server` and waits until its offline worker controls it, has kept
+        what the form needs, and the page's engine is loaded."""
+        self.d.get(f"{server.base}?form={form}&locale={locale}")
+        p = Page(self.d, self.formd)  # the oracle: the suite's formd, with the same definitions
+        WebDriverWait(self.d, 15).until(lambda d: d.execute_script(IDLE_JS, "[data-page-form]"))
+        WebDriverWait(self.d, 60).until(lambda d: d.execute_script(
+            "const v = document.querySelector('[data-page-form]').formdView;"
+            "return !!(navigator.serviceWorker.controller && v && v.form && v.form.hasAttribute('data-offline') && v.session.local);"))
+        p.idle()
+        return p
+
+    def status(self, host="[data-page-form]"):
+        return self.d.execute_script(
+            "const s = document.querySelector(arguments[0] + ' [data-form-status]'); return s ? [s.dataset.status || '', s.textContent] : null;", host)
+
+    def click_submit(self):
+        """Clicks the form's visible submit button (its own, or the one the renderer adds)."""
+        [b for b in self.d.find_elements(By.CSS_SELECTOR, "[data-page-form] form button[type=submit]") if b.is_displayed()][0].click()
+
+    def reload_offline(self):
+        self.d.refresh()
+        WebDriverWait(self.d, 20).until(lambda d: d.execute_script(IDLE_JS, "[data-page-form]"))
+        Page(self.d, self.formd).idle()
+
+    def test_offline_the_page_works_and_a_queued_submit_goes_when_formd_is_back(self):
+        """After one visit, formd stopped: the page, the client, the engine and the form come from
+        the service worker; formulas and show/hide follow typing; a reload keeps the values
+        (instances too); a submit reads `queued` and is sent by itself once formd is back."""
+        server = self.offline_server()
+        port = server.port
+        try:
+            p = self.open_for_offline(server, "expenses", "nb")
+            p.type("employee_name", "Kari Nordmann")
+            server.stop()  # the network is cut: nothing answers on that port any more
+            p.type("items[0].description", "Taxi til flyplassen")
+            p.type("items[0].unit_price", "250,5")
+            assert p.value("total") == "250.5", p.value("total")
+            assert not p.visible("items[0].justification")
+            Select(p.control("items[0].category")).select_by_value("other")
+            p.idle()
+            assert p.visible("items[0].justification"), "show/hide follows typing offline"
+            p.type("items[0].justification", "Nattbuss var innstilt")
+            self.d.find_element(By.CSS_SELECTOR, '[data-page-form] [data-add-instance="items"]').click()
+            p.idle()
+            p.type("items[1].unit_price", "100")
+            p.type("items[1].quantity", "2")
+            assert p.value("total") == "450.5" and p.value("item_count") == "2", (p.value("total"), p.value("item_count"))
+            p.check_matches_formd()
+            banner = self.d.find_element(By.CSS_SELECTOR, "[data-page-form] [data-form-message]")
+            assert not banner.is_displayed(), "offline, the page's engine answers: nothing to report"
+            self.d.save_screenshot(os.path.join(self.args.shots, "offline-expenses-nb.png"))
+
+            # Reload with formd down: the page comes from the service worker, the values are kept.
+            self.reload_offline()
+            assert p.value("employee_name") == "Kari Nordmann"
+            assert [e.get_attribute("data-section") for e in self.d.find_elements(By.CSS_SELECTOR, '[data-page-form] [data-section^="items["]')] == ["items[0]", "items[1]"]
+            assert p.value("items[0].justification") == "Nattbuss var innstilt" and p.visible("items[0].justification")
+            assert p.value("total") == "450.5" and p.shown("total") == "450,50", (p.value("total"), p.shown("total"))
+            p.check_matches_formd()
+
+            # Submit offline: queued (in the form's language), kept across a reload.
+            self.click_submit()
+            WebDriverWait(self.d, 10).until(lambda d: self.status()[0] == "queued")
+            assert self.status()[1] == "I kø: sendes så snart serveren kan nås.", self.status()
+            self.d.save_screenshot(os.path.join(self.args.shots, "offline-queued-nb.png"))
+            # The form alone, whole, as docs/images/formd-offline.png shows it (formd stopped, reloaded).
+            self.d.set_window_size(900, 2600)
+            try:
+                self.d.execute_script("window.scrollTo(0, 0)")
+                self.d.find_element(By.CSS_SELECTOR, "[data-page-form]").screenshot(os.path.join(self.args.shots, "offline-form-nb.png"))
+            finally:
+                self.d.set_window_size(1400, 1000)
+            self.reload_offline()
+            WebDriverWait(self.d, 10).until(lambda d: self.status()[0] == "queued")
+
+            # formd is back on the same port: the queued submit is sent by itself and answered.
+            server = self.offline_server(port=port)
+            WebDriverWait(self.d, 45).until(lambda d: self.status()[0] in ("valid", "invalid"))
+            assert self.status()[0] == "invalid", self.status()  # the approver is missing
+            assert self.errors_shown(p), "the verdict's errors are shown, as for a submit online"
+            assert not self.d.execute_script("return Object.keys(localStorage).some((k) => k.includes(':queued:'))"), "sent: no longer queued"
+            assert p.value("employee_name") == "Kari Nordmann", "an invalid verdict keeps the values"
+        finally:
+            server.stop()
+            self.d.get_log("browser")
+
+    def test_offline_a_queued_submit_meets_a_changed_form(self):
+        """A submit queued offline meets a 412 (formd came back with a changed definition): the
+        page draws the new definition with the values kept, lists what changed, and sends nothing
+        until the person sends again."""
+        server = self.offline_server()
+        port = server.port
+        try:
+            p = self.open_for_offline(server, "expenses", "en")
+            p.type("employee_name", "Kari Nordmann")
+            p.type("items[0].unit_price", "120")
+            server.stop()
+            self.click_submit()
+            WebDriverWait(self.d, 10).until(lambda d: self.status()[0] == "queued")
+            assert self.status()[1] == "Queued: it will be sent as soon as the server can be reached.", self.status()
+            # The form changes while the page is offline: a new field, and a title changed.
+            path = os.path.join(self.offline_forms, "expenses.json")
+            d = json.load(open(path))
+            fields = d["groups"][0]["sections"][0]["fields"]
+            fields.append({"id": "cost_center", "title": {"en": "Cost center", "nb": "Koststed", "es": "Centro de coste"}, "type": "text"})
+            json.dump(d, open(path, "w"), ensure_ascii=False)
+            server = self.offline_server(port=port)
+            WebDriverWait(self.d, 45).until(lambda d: self.status()[0] == "resubmit")
+            notice = self.d.find_element(By.CSS_SELECTOR, "[data-page-form] [data-form-notice]")
+            assert notice.is_displayed() and "New: Cost center." in notice.text, notice.text
+            assert p.value("employee_name") == "Kari Nordmann" and p.value("items[0].unit_price") == "120", "the values are kept"
+            assert self.d.find_elements(By.CSS_SELECTOR, '[data-page-form] [data-field="cost_center"][data-formd-changed]')
+            # The person has seen it and sends again: now the server answers.
+            p.type("cost_center", "4711")
+            self.click_submit()
+            WebDriverWait(self.d, 10).until(lambda d: self.status()[0] in ("valid", "invalid"))
+            assert p.value("employee_name") == "Kari Nordmann"
+        finally:
+            server.stop()
+            self.d.get_log("browser")
+
+    def test_kept_values_never_include_a_secret(self):
+        """What was typed survives a reload, but never a password: not stored, so not restored; a
+        queued submit with one asks for it again after a reload instead of sending without it."""
+        server = self.offline_server(forms=("signup",))
+        port = server.port
+        try:
+            p = self.open_for_offline(server, "signup", "en")
+            p.type("email", "ola@example.com")
+            p.type("password", "hunter2secret9")
+            p.type("password_confirmation", "hunter2secret9")
+            stored = self.d.execute_script("return JSON.stringify(Object.entries(localStorage))")
+            assert "ola@example.com" in stored and "hunter2secret9" not in stored, stored
+            server.stop()
+            self.click_submit()
+            WebDriverWait(self.d, 10).until(lambda d: self.status()[0] == "queued")
+            assert "hunter2secret9" not in self.d.execute_script("return JSON.stringify(Object.entries(localStorage))")
+            self.reload_offline()
+            assert p.value("email") == "ola@example.com" and p.value("password") == "", (p.value("email"), p.value("password"))
+            assert self.status()[0] == "reenter", self.status()
+            # formd is back; the person enters the password again and sends: accepted, and then
+            # nothing of the form is left on the device.
+            server = self.offline_server(forms=("signup",), port=port)
+            p.type("username", "ola_n")
+            p.type("password", "hunter2secret9")
+            p.type("password_confirmation", "hunter2secret9")
+            self.d.find_element(By.CSS_SELECTOR, '[data-page-form] [data-field="terms"] input[type=checkbox]').click()
+            p.idle()
+            self.click_submit()
+            WebDriverWait(self.d, 15).until(lambda d: self.status()[0] in ("valid", "invalid"))
+            assert self.status()[0] == "valid", (self.status(), self.errors_shown(p))
+            left = self.d.execute_script("return Object.keys(localStorage).filter((k) => k.startsWith('formd:'))")
+            assert left == [], f"a valid submit clears what was kept: {left}"
+        finally:
+            server.stop()
+            self.d.get_log("browser")  # the refused connections (read, so the next test starts clean)
+
     def test_keyboard_alone(self):
         p = self.open("signup")
         body = self.d.find_element(By.TAG_NAME, "body")
@@ -995,7 +1166,9 @@ import('/client/formd.js').then(async (m) => {
     }
     return new Response(JSON.stringify(def), {status: r.status, headers: r.headers});
   };
-  await m.render(host, 'expenses', {fetch: rewrite, locale: 'en'});
+  // keep: false: both rewrites share the element and the version, so the second would draw the
+  // instances kept from the first (docs/CLIENT.md, "Offline"); here each opens fresh.
+  await m.render(host, 'expenses', {fetch: rewrite, locale: 'en', keep: false});
   done();
 });""", minimum)
             q = Page(self.d, self.formd, "#rewritten")

@@ -276,7 +276,7 @@ struct EndpointTests {
             "/forms/{id}/validate/batch": ["post"],
             "/healthz": ["get"], "/readyz": ["get"], "/metrics": ["get"], "/openapi.json": ["get"],
             "/forms/{id}/schema": ["get"], "/schemas/form-definition.json": ["get"],
-            "/": ["get"], "/client/{file}": ["get"],
+            "/": ["get"], "/client/{file}": ["get"], "/formd-sw.js": ["get"],
             // Versions (API.md §3.1).
             "/forms/{id}/versions": ["get"], "/forms/{id}/versions/{version}": ["get"],
             "/forms/{id}/versions/{version}/schema": ["get"], "/forms/{id}/versions/{version}/openapi.json": ["get"],

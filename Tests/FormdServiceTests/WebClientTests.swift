@@ -49,6 +49,29 @@ struct WebClientTests {
         #expect(pageJS.status == 200 && pageJS.text.contains(#"from "./formd.js""#))
     }
 
+    /// The offline service worker (docs/CLIENT.md, "Offline"): at the root, so that its scope
+    /// covers the page; public like the client (an embedding app's worker imports it); allowed by
+    /// the page's policy (`worker-src 'self'`) and by nothing wider.
+    @Test func theServiceWorkerIsServedAtTheRoot() throws {
+        for environment in [[:], ["FORMD_UI_ENABLED": "false"]] {
+            let served = try ServedForms(environment: environment)
+            let sw = try served.server.request("GET", "/formd-sw.js", headers: [("Origin", "http://other.example")])
+            #expect(sw.status == 200, "\(environment)")
+            #expect(sw.header("Content-Type") == "text/javascript; charset=utf-8")
+            #expect(sw.header("Cache-Control") == "no-cache", "an upgraded formd's worker is seen at once")
+            #expect(sw.header("Access-Control-Allow-Origin") == "*")
+            #expect(sw.header("Service-Worker-Allowed") == nil, "its own scope, the root, is all it needs")
+            #expect(sw.text.contains(#"addEventListener("fetch""#))
+            #expect(sw.text.contains(#"if (request.method !== "GET") return;"#), "validate and evaluate answers are never kept")
+            #expect(try served.server.request("POST", "/formd-sw.js", json: "{}").status == 405)
+        }
+        let served = try ServedForms()
+        let csp = try #require(try served.server.request("GET", "/").header("Content-Security-Policy"))
+        #expect(csp.contains("worker-src 'self';"), "\(csp)")
+        let pageJS = try served.server.request("GET", "/client/page.js")
+        #expect(pageJS.text.contains("serviceWorker.register("), "the page registers it")
+    }
+
     @Test func uiDisabledRemovesThePageOnly() throws {
         let served = try ServedForms(environment: ["FORMD_UI_ENABLED": "false"])
         let server = served.server

@@ -1,18 +1,25 @@
-// The regex engine of WebAssembly builds (Embedded Swift): none yet. ICU does not exist there, and
-// a second backtracking engine would answer differently from the server's, so a pattern
-// `SimplePattern` (the engine-free fast path, FormatPattern.swift) cannot decide is not guessed:
-// its check is `.deferred`, the answer lists the field in `FormAnswer.deferredFormats`, and the
-// server's answer decides (docs/WASM.md). The engine's own linear matcher replaces this file.
+// The regex engine of WebAssembly builds (Embedded Swift): none. ICU does not exist there, and a
+// second backtracking engine would answer differently from the server's. The linear matcher
+// (`RegexProgram`, FormatPattern.swift) decides the patterns of the shared dialect; a pattern it
+// cannot read is not guessed: its check is `.deferred`, the answer lists the field in
+// `FormAnswer.deferredFormats`, and the server's answer decides (docs/WASM.md). A pattern the
+// linear parser calls invalid, which ICU refuses too, is refused here at load with ICU's words
+// (`RegexProgramError.serverRefusal`), as the server refuses it.
 #if hasFeature(Embedded)
 enum FormatEngine: Sendable, CaseIterable {
     case deferred
 
     static var preferred: FormatEngine { .deferred }
 
-    /// Accepts every pattern: the definition was (or will be) checked by the server, whose
-    /// `formd check` refuses the patterns ICU refuses.
+    /// Refuses what the linear parser calls invalid (ICU refuses it too), with ICU's words;
+    /// accepts the rest: what the linear matcher cannot read is deferred to the server.
     func compile(_ pattern: String) throws(FormatPatternError) -> any FormatMatcher {
-        DeferredFormatMatcher()
+        do throws(RegexProgramError) {
+            _ = try RegexProgram(pattern)
+        } catch {
+            if let refusal = error.serverRefusal(in: pattern) { throw refusal }
+        }
+        return DeferredFormatMatcher()
     }
 }
 

@@ -550,7 +550,12 @@ struct RegexParser {
         while true {
             guard let c = peek() else { throw .invalid("missing closing bracket", offset: s.count) }
             if c == 0x5D {  // ]
-                if i == first { throw .unsupported("] first in a class", offset: i) }
+                if i == first {
+                    // ICU reads a first `]` as a character of the class; with no `]` after it the
+                    // class never closes, which ICU refuses (`[]`, `[^]`).
+                    if !s[(i + 1)...].contains(0x5D) { throw .invalid("missing closing bracket", offset: s.count) }
+                    throw .unsupported("] first in a class", offset: i)
+                }
                 i += 1
                 break
             }
@@ -568,7 +573,8 @@ struct RegexParser {
                 }
                 guard let low = previous else { throw .unsupported("- after a range or class", offset: i) }
                 i += 1
-                guard let hc = peek(), hc != 0x5B, hc != 0x5D else { throw .unsupported("range end", offset: i) }
+                guard let hc = peek() else { throw .invalid("invalid character range", offset: i) }  // `[a-`: ICU refuses it
+                guard hc != 0x5B, hc != 0x5D else { throw .unsupported("range end", offset: i) }
                 var high: UInt32
                 if hc == RegexParser.backslash {
                     if let n = peek(1), [0x64, 0x44, 0x77, 0x57, 0x73, 0x53, 0x70, 0x50, 0x51].contains(n) {

@@ -206,6 +206,16 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/formd-sw.js": {
+          "get": {
+            "operationId": "offlineServiceWorker",
+            "summary": "The offline service worker: keeps the client, the page and the forms a page loaded, so they load and work without network (docs/CLIENT.md)",
+            "responses": {
+              "200": {"description": "The worker script", "headers": {"ETag": {"schema": {"type": "string"}}}, "content": {"text/javascript": {"schema": {"type": "string"}}}},
+              "304": {"description": "Not modified"}
+            }
+          }
+        },
         "/healthz": {
           "get": {
             "operationId": "health",

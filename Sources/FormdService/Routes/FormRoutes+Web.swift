@@ -13,13 +13,15 @@ extension FormRoutes {
 
     /// The page's policy: its own scripts and styles only, requests to this server only, and no
     /// framing. The client's module sets styles through the CSSOM, which `style-src` permits;
-    /// `'wasm-unsafe-eval'` lets it compile the engine module (formd-engine.wasm) and nothing more.
+    /// `'wasm-unsafe-eval'` lets it compile the engine module (formd-engine.wasm) and nothing more;
+    /// `worker-src 'self'` lets it register the offline service worker (`/formd-sw.js`), and no
+    /// other worker (it would otherwise follow `script-src`).
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
         + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
     func webAsset(_ path: String, _ request: HTTPRequest) -> (String, HTTPResponse) {
-        let label = path == "/" ? "/" : "/client/{file}"
+        let label = path == "/" || path == WebAsset.serviceWorkerPath ? path : "/client/{file}"
         guard let (asset, etag) = Self.webFiles[path], uiEnabled || !asset.isPage else {
             return (label, Self.notFound("no such resource: \(path)"))
         }

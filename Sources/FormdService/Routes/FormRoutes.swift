@@ -148,7 +148,7 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
         }
         guard path.hasPrefix("/forms/") else {
             // The client's files come after every API route, so the API pays nothing for them.
-            if path == "/" || path.hasPrefix("/client/") { return webAsset(path, request) }
+            if path == "/" || path.hasPrefix("/client/") || path == "/formd-sw.js" { return webAsset(path, request) }
             return ("other", Self.notFound("no such resource: \(path)"))
         }
         let rest = path.dropFirst("/forms/".count)
