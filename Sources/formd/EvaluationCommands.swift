@@ -44,7 +44,8 @@ struct ValidateCommand: ParsableCommand {
         do {
             answer = try offline.form.validateAnswer(offline.values)
         } catch {
-            printError("formd validate: \(error.description)")
+            // Rows formd cannot read: a problem of the values file, named as its other problems are.
+            printError("\(submission): \(error.description)")
             throw ExitCode(2)
         }
         writeStdout(answer.json + [UInt8(ascii: "\n")])
@@ -76,7 +77,7 @@ struct EvaluateCommand: ParsableCommand {
             writeStdout(answer.json + [UInt8(ascii: "\n")])
             noteRemote(answer)
         } catch {
-            if case .badRows = error { printError("formd evaluate: \(error.description)") }
+            if case .badRows = error { printError("\(values): \(error.description)") }
             guard case .unknownChangedID(let unknown) = error else { throw ExitCode(2) }
             printError("--changed \(unknown): the form has no such field or dynamic section")
             throw ExitCode(2)
