@@ -1336,7 +1336,7 @@ return {submit: q('[data-formd-submit]').textContent, add: q('[data-add-instance
 const done = arguments[arguments.length - 1];
 import('/client/formd.js').then(async (m) => {
   const host = document.createElement('div'); host.id = 'remote-host'; document.body.append(host);
-  const view = await m.render(host, 'remote', {locale: 'en', local: arguments[0]});
+  const view = await m.render(host, 'remote', {locale: 'en', local: arguments[0], keep: false});
   if (view.session.ready) await view.session.ready;
   done(true);
 });""", local)

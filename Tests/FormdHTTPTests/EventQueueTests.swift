@@ -83,12 +83,12 @@ import Glibc
             let (s, port) = try makeServer { $0.eventQueue = kind; $0.ioThreads = 2; $0.host = host }
             #expect(Self.connects(host, port), "round \(round): the server listens")
             #if os(Linux)
-            #expect(!Self.ownListeningSockets(port: port).isEmpty, "round \(round): the check sees the listener")
+            #expect(!Self.ownListeningSockets(host: host, port: port).isEmpty, "round \(round): the check sees the listener")
             #endif
             stop(s)
             #expect(s.state == .stopped)
             #if os(Linux)
-            #expect(Self.ownListeningSockets(port: port).isEmpty, "round \(round): no listening descriptor left after shutdown")
+            #expect(Self.ownListeningSockets(host: host, port: port).isEmpty, "round \(round): no listening descriptor left after shutdown")
             #endif
             let deadline = ContinuousClock.now + .seconds(1)
             var refused = !Self.connects(host, port)
@@ -101,16 +101,21 @@ import Glibc
     }
 
     #if os(Linux)
-    /// Inodes of the sockets this process holds that listen on TCP `port` (IPv4 or IPv6).
-    static func ownListeningSockets(port: Int) -> Set<String> {
+    /// Inodes of the sockets this process holds that listen on IPv4 `host`:`port` (the address
+    /// too: the port number freed on 127.0.0.2 may be given at once to a listener of another
+    /// suite on 127.0.0.1).
+    static func ownListeningSockets(host: String, port: Int) -> Set<String> {
         var listening: Set<String> = []
-        let portHex = String(format: "%04X", port)
-        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        var address = in_addr()
+        guard inet_pton(AF_INET, host, &address) == 1 else { return [] }
+        // /proc/net/tcp prints the address as the 32-bit word in host order, in hex.
+        let local = String(format: "%08X:%04X", address.s_addr, port)
+        for table in ["/proc/net/tcp"] {
             guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let f = line.split(separator: " ", omittingEmptySubsequences: true)
                 // sl local_address rem_address st tx:rx tr:tm retrnsmt uid timeout inode
-                guard f.count > 9, f[3] == "0A", f[1].hasSuffix(":" + portHex) else { continue }
+                guard f.count > 9, f[3] == "0A", f[1] == local else { continue }
                 listening.insert(String(f[9]))
             }
         }
