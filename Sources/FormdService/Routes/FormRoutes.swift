@@ -69,7 +69,13 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
 
     private func finished(_ request: HTTPRequest, _ route: String, _ response: HTTPResponse, _ start: ContinuousClock.Instant) {
         metrics.record(route: route, status: response.status, duration: ContinuousClock.now - start)
-        if response.status >= 500 {
+        if response.status == 503 {
+            // Deliberate: not ready (starting, draining: what a balancer's probe is for), a remote
+            // validator without a verdict, a busy limit. Said, but not as a failure of formd.
+            if route != "/readyz" {
+                logger.warning("request unavailable", metadata: ["request_id": "\(request.requestID)", "route": "\(route)", "status": "503"])
+            }
+        } else if response.status >= 500 {
             logger.error("request failed", metadata: ["request_id": "\(request.requestID)", "route": "\(route)", "status": "\(response.status)"])
         } else if logger.logLevel <= .debug {
             logger.debug(
