@@ -43,6 +43,8 @@ struct Differential {
                 if !keepAlive { return out }
             case .error(let e, _):
                 return out + "E \(e.status)\n"
+            case .streamHead, .bodyPart, .bodyEnd:
+                preconditionFailure("no request is claimed for streaming here (no `claims`)")
             }
         }
     }

@@ -30,6 +30,8 @@ func answers(_ data: [UInt8], pieces: Int) -> [String] {
                 out.append("\(e.status) \(close)")
                 if close { return out }
                 continue
+            case .streamHead, .bodyPart, .bodyEnd:
+                preconditionFailure("no request is claimed for streaming here (no `claims`)")
             }
             break
         }
