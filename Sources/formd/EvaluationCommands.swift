@@ -90,16 +90,7 @@ struct EvaluateCommand: ParsableCommand {
 /// size (API.md §10).
 enum NDJSONBatch {
     static func run(form: Form, path: String, maxLineBytes: Int) throws -> BatchCounts {
-        let input: FileHandle
-        if path == "-" {
-            input = FileHandle.standardInput
-        } else {
-            guard let h = FileHandle(forReadingAtPath: path) else {
-                printError("cannot read \(path)")
-                throw ExitCode(2)
-            }
-            input = h
-        }
+        let input = try openInput(path)
         var counts = BatchCounts()
         var pending: [UInt8] = []
         var out: [UInt8] = []
@@ -232,4 +223,15 @@ func noteRemote(_ answer: FormAnswer) {
     for q in answer.remoteQuestions {
         printError("remote rule of \(q.field) (\(q.validator)) not asked: only the server decides it")
     }
+}
+
+/// Standard input for `-`, else the file at `path`; a file that cannot be read is a usage error
+/// (exit 2) naming it, after `prefix`.
+func openInput(_ path: String, prefix: String = "") throws -> FileHandle {
+    if path == "-" { return FileHandle.standardInput }
+    guard let h = FileHandle(forReadingAtPath: path) else {
+        printError("\(prefix)cannot read \(path)")
+        throw ExitCode(2)
+    }
+    return h
 }

@@ -21,16 +21,7 @@ struct RunsCommand: ParsableCommand {
     var input = "-"
 
     func run() throws {
-        let source: FileHandle
-        if input == "-" {
-            source = FileHandle.standardInput
-        } else {
-            guard let h = FileHandle(forReadingAtPath: input) else {
-                printError("formd runs: cannot read \(input)")
-                throw ExitCode(2)
-            }
-            source = h
-        }
+        let source = try openInput(input, prefix: "formd runs: ")
         var pending: [UInt8] = []
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
