@@ -13,18 +13,44 @@
 /// rest as lowercase `\u00XX`). Everything else, non-ASCII included, is written as UTF-8.
 /// U+2028/U+2029 are not escaped: the output is JSON, and since ES2019 they are legal in
 /// JavaScript string literals too.
-package struct JSONWriter: Sendable {
-    package var bytes: [UInt8]
+///
+/// The bytes live in one buffer the writer owns (not an `Array`): an append is a capacity test
+/// and a copy, without the copy-on-write and generic paths of `Array.append(contentsOf:)`
+/// (about 90 instructions a call, most of an invalid answer's writing cost under callgrind).
+/// That is why the writer cannot be copied; `bytes` hands out an `Array` copy of the result.
+package struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count: Int
+    private var capacity: Int
     /// True after a complete value/member: the next value, key or container needs a comma.
     var needsComma = false
 
     package init(reservingCapacity capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+        count = 0
     }
 
     /// Continues writing after existing bytes (which are not inspected).
-    package init(appendingTo bytes: [UInt8]) { self.bytes = bytes }
+    package init(appendingTo bytes: [UInt8]) {
+        self.init(reservingCapacity: bytes.count + 256)
+        append(bytes)
+    }
+
+    deinit { base.deallocate() }
+
+    /// What has been written (a copy: the writer keeps its buffer). Setting it replaces the
+    /// content.
+    package var bytes: [UInt8] {
+        get { [UInt8](UnsafeBufferPointer(start: base, count: count)) }
+        set {
+            count = 0
+            append(newValue)
+        }
+    }
+
+    /// The number of bytes written.
+    package var byteCount: Int { count }
 
     /// The compact encoding of `value`.
     package static func encode(_ value: JSONValue) -> [UInt8] {
@@ -33,29 +59,79 @@ package struct JSONWriter: Sendable {
         return w.bytes
     }
 
+    // MARK: - The buffer
+
+    /// Makes room for `n` more bytes.
+    @inline(__always) mutating func reserve(_ n: Int) {
+        if capacity &- count < n { grow(n) }
+    }
+
+    @inline(never) mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, count + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// One byte, room already made.
+    @inline(__always) mutating func put(_ b: UInt8) {
+        base[count] = b
+        count &+= 1
+    }
+
+    /// `n` bytes from `p`, room already made.
+    @inline(__always) mutating func put(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        (base + count).initialize(from: p, count: n)
+        count &+= n
+    }
+
+    /// One raw byte (e.g. a line feed after a JSON line).
+    package mutating func append(byte b: UInt8) {
+        reserve(1)
+        put(b)
+    }
+
+    /// Raw bytes, verbatim.
+    package mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { p in
+            guard let a = p.baseAddress else { return }
+            reserve(p.count)
+            put(a, p.count)
+        }
+    }
+
     @inline(__always) mutating func separator() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma {
+            reserve(1)
+            put(UInt8(ascii: ","))
+        }
     }
 
     package mutating func beginObject() {
         separator()
-        bytes.append(UInt8(ascii: "{"))
+        reserve(1)
+        put(UInt8(ascii: "{"))
         needsComma = false
     }
 
     package mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        reserve(1)
+        put(UInt8(ascii: "}"))
         needsComma = true
     }
 
     package mutating func beginArray() {
         separator()
-        bytes.append(UInt8(ascii: "["))
+        reserve(1)
+        put(UInt8(ascii: "["))
         needsComma = false
     }
 
     package mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        reserve(1)
+        put(UInt8(ascii: "]"))
         needsComma = true
     }
 
@@ -63,8 +139,33 @@ package struct JSONWriter: Sendable {
     package mutating func key(_ key: String) {
         separator()
         appendQuoted(key)
-        bytes.append(UInt8(ascii: ":"))
+        reserve(1)
+        put(UInt8(ascii: ":"))
         needsComma = false
+    }
+
+    /// A key known when the program is built, that needs no escaping (the answer's own keys):
+    /// written without scanning it.
+    package mutating func fixedKey(_ key: StaticString) {
+        let n = key.utf8CodeUnitCount
+        reserve(n + 4)
+        if needsComma { put(UInt8(ascii: ",")) }
+        put(UInt8(ascii: "\""))
+        put(key.utf8Start, n)
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A string value known when the program is built, that needs no escaping.
+    package mutating func fixedString(_ value: StaticString) {
+        let n = value.utf8CodeUnitCount
+        reserve(n + 3)
+        if needsComma { put(UInt8(ascii: ",")) }
+        put(UInt8(ascii: "\""))
+        put(value.utf8Start, n)
+        put(UInt8(ascii: "\""))
+        needsComma = true
     }
 
     package mutating func string(_ value: String) {
@@ -76,7 +177,7 @@ package struct JSONWriter: Sendable {
     /// `text` must be a valid JSON number literal (not checked).
     package mutating func number(text: String) {
         separator()
-        bytes.append(contentsOf: text.utf8)
+        appendRaw(text)
         needsComma = true
     }
 
@@ -84,17 +185,23 @@ package struct JSONWriter: Sendable {
 
     package mutating func number(_ value: Int) {
         separator()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // Digits of the magnitude, written backwards into a small stack buffer.
+        reserve(21)
+        if value < 0 { put(UInt8(ascii: "-")) }
+        // Digits of the magnitude, written backwards, then turned around in place.
         var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var n = 20
-            repeat {
-                n -= 1
-                digits[n] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n..<20]))
+        let first = count
+        repeat {
+            put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude != 0
+        var i = first
+        var j = count - 1
+        while i < j {
+            let t = base[i]
+            base[i] = base[j]
+            base[j] = t
+            i += 1
+            j -= 1
         }
         needsComma = true
     }
@@ -116,13 +223,25 @@ package struct JSONWriter: Sendable {
     }
 
     @inline(__always) mutating func appendStatic(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        let n = s.utf8CodeUnitCount
+        reserve(n)
+        put(s.utf8Start, n)
+    }
+
+    /// The UTF-8 of `s`, verbatim.
+    @inline(__always) mutating func appendRaw(_ s: String) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { p in
+            guard let a = p.baseAddress else { return }
+            reserve(p.count)
+            put(a, p.count)
+        }
+        if done == nil { append(Array(s.utf8)) }
     }
 
     /// Splices in one already-encoded JSON value (e.g. a served definition), verbatim.
     package mutating func rawValue(_ json: [UInt8]) {
         separator()
-        bytes.append(contentsOf: json)
+        append(json)
         needsComma = true
     }
 
@@ -149,56 +268,86 @@ package struct JSONWriter: Sendable {
     // MARK: - Strings
 
     mutating func appendQuoted(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { appendQuoted($0) }
         if done == nil {
             // Non-contiguous (bridged) strings: rare, take the slow route.
-            appendEscaped(Array(s.utf8))
+            Array(s.utf8).withUnsafeBufferPointer { appendQuoted($0) }
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `"utf8"`, escaped. Text that needs no escaping (nearly all: ids, messages, values) is
+    /// found so eight bytes at a time and copied in one go.
+    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        reserve(count + 2)
+        put(UInt8(ascii: "\""))
+        guard let p = utf8.baseAddress else {
+            put(UInt8(ascii: "\""))
+            return
+        }
+        if let k = Self.firstEscape(p, count) {
+            put(p, k)
+            appendEscaped(p + k, count - k)
+        } else {
+            put(p, count)
+        }
+        reserve(1)
+        put(UInt8(ascii: "\""))
     }
 
     mutating func appendEscaped(_ utf8: [UInt8]) {
-        utf8.withUnsafeBufferPointer { appendEscaped($0) }
+        utf8.withUnsafeBufferPointer { b in
+            if let p = b.baseAddress { appendEscaped(p, b.count) }
+        }
     }
 
-    mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard let base = utf8.baseAddress else { return }
-        let count = utf8.count
+    /// The index of the first byte of `p[0..<count]` that needs escaping, if any.
+    @inline(__always) static func firstEscape(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+        var k = 0
+        while k + 8 <= count, !wordNeedsEscape(UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) {
+            k += 8
+        }
+        while k < count {
+            let b = p[k]
+            if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return k }
+            k += 1
+        }
+        return nil
+    }
+
+    /// Escapes `p[0..<count]` (no quotes): runs that need no escaping are copied whole.
+    mutating func appendEscaped(_ p: UnsafePointer<UInt8>, _ count: Int) {
         var runStart = 0
         var k = 0
         while k < count {
-            // Eight bytes at a time while none needs escaping (most text: ids, messages, values).
-            while k + 8 <= count, !Self.wordNeedsEscape(UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)) {
-                k += 8
-            }
-            let end = min(k + 8, count)
-            while k < end {
-                let b = base[k]
-                if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
-                    k += 1
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: k - runStart))
-                bytes.append(UInt8(ascii: "\\"))
-                switch b {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(b)
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    appendStatic("u00")
-                    bytes.append(hex.utf8Start[Int(b >> 4)])
-                    bytes.append(hex.utf8Start[Int(b & 0xF)])
-                }
+            let b = p[k]
+            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
                 k += 1
-                runStart = k
+                continue
             }
+            reserve(k - runStart + 6)
+            put(p + runStart, k - runStart)
+            put(UInt8(ascii: "\\"))
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(b)
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x0C: put(UInt8(ascii: "f"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            case 0x09: put(UInt8(ascii: "t"))
+            default:
+                let hex: StaticString = "0123456789abcdef"
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                put(hex.utf8Start[Int(b >> 4)])
+                put(hex.utf8Start[Int(b & 0xF)])
+            }
+            k += 1
+            runStart = k
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
+        reserve(count - runStart)
+        put(p + runStart, count - runStart)
     }
 
     /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\` (the classic "has a byte
@@ -215,3 +364,5 @@ package struct JSONWriter: Sendable {
         return (control | quote | backslash) & highs != 0
     }
 }
+
+extension JSONWriter: @unchecked Sendable {}

@@ -51,15 +51,15 @@ enum AnswerWriter {
     ) {
         let validate = c.answerMode == .validate
         w.beginObject()
-        w.key("form")
+        w.fixedKey("form")
         w.string(form)
-        w.key("version")
+        w.fixedKey("version")
         w.string(version)
         if validate {
-            w.key("valid")
+            w.fixedKey("valid")
             w.bool(c.answerIsValid)
         }
-        w.key("values")
+        w.fixedKey("values")
         w.beginObject()
         c.forEachValue { id, value in
             w.key(id)
@@ -69,7 +69,7 @@ enum AnswerWriter {
         var labelsOpen = false
         c.forEachLabelList { id, labels in
             if !labelsOpen {
-                w.key("labels")
+                w.fixedKey("labels")
                 w.beginObject()
                 labelsOpen = true
             }
@@ -80,79 +80,79 @@ enum AnswerWriter {
         }
         if labelsOpen { w.endObject() }
         if !validate {
-            w.key("fields")
+            w.fixedKey("fields")
             w.beginObject()
             c.forEachField { id, visible, enabled, required in
                 w.key(id)
                 w.beginObject()
-                w.key("visible")
+                w.fixedKey("visible")
                 w.bool(visible)
-                w.key("enabled")
+                w.fixedKey("enabled")
                 w.bool(enabled)
-                w.key("required")
+                w.fixedKey("required")
                 w.bool(required)
                 w.endObject()
             }
             w.endObject()
-            w.key("sections")
+            w.fixedKey("sections")
             w.beginObject()
             c.forEachSection { id, visible in
                 w.key(id)
                 w.beginObject()
-                w.key("visible")
+                w.fixedKey("visible")
                 w.bool(visible)
                 w.endObject()
             }
             w.endObject()
-            w.key("actions")
+            w.fixedKey("actions")
             w.beginArray()
             c.forEachAction { id, type, action, value in
                 w.beginObject()
-                w.key("id")
+                w.fixedKey("id")
                 w.string(id)
-                w.key("type")
+                w.fixedKey("type")
                 w.string(type)
-                w.key("action")
+                w.fixedKey("action")
                 w.string(action)
                 if let value {
-                    w.key("value")
+                    w.fixedKey("value")
                     w.writeValue(value)
                 }
                 w.endObject()
             }
             w.endArray()
         }
-        w.key("errors")
+        w.fixedKey("errors")
         w.beginArray()
         c.forEachError { field, section, code, message, params, messageKey in
             w.errorEntry(field: field, section: section, code: code, message: message, params: params, messageKey: messageKey)
         }
         w.endArray()
         if c.answerHasWarnings {
-            w.key("warnings")
+            w.fixedKey("warnings")
             w.beginArray()
             c.forEachWarning { field, section, code, message, params, messageKey in
                 w.errorEntry(field: field, section: section, code: code, message: message, params: params, messageKey: messageKey)
             }
             w.endArray()
         }
-        w.key("dropped")
+        w.fixedKey("dropped")
         w.beginArray()
         c.forEachDropped { key, reason in
             w.beginObject()
-            w.key("field")
+            w.fixedKey("field")
             w.string(key)
-            w.key("reason")
+            w.fixedKey("reason")
             w.string(reason)
             w.endObject()
         }
         w.endArray()
         if validate {
-            w.key("hidden")
+            w.fixedKey("hidden")
             w.beginArray()
             c.forEachHidden { w.string($0) }
             w.endArray()
-            w.key("disabled")
+            w.fixedKey("disabled")
             w.beginArray()
             c.forEachDisabled { w.string($0) }
             w.endArray()
@@ -164,7 +164,7 @@ enum AnswerWriter {
     /// `"errors": [...]` of a list of engine errors: the entries of `errors` above, also used by
     /// evaluate's `changes` (API reference §5.1).
     static func writeErrors(_ errors: [FormError], into w: inout JSONWriter) {
-        w.key("errors")
+        w.fixedKey("errors")
         w.beginArray()
         for e in errors { w.errorEntry(e) }
         w.endArray()
@@ -181,17 +181,17 @@ extension JSONWriter {
     ) {
         beginObject()
         if let field {
-            key("field")
+            fixedKey("field")
             string(field)
         } else if let section {
-            key("section")
+            fixedKey("section")
             string(section)
         }
-        key("code")
+        fixedKey("code")
         string(code)
-        key("message")
+        fixedKey("message")
         string(message)
-        key("params")
+        fixedKey("params")
         beginObject()
         for p in params {
             key(p.key)
@@ -199,7 +199,7 @@ extension JSONWriter {
         }
         endObject()
         if let messageKey {
-            key("message_key")
+            fixedKey("message_key")
             string(messageKey)
         }
         endObject()
@@ -226,37 +226,37 @@ extension JSONWriter {
 extension ListDiff {
     func write(_ w: inout JSONWriter) {
         w.beginObject()
-        w.key("removed")
+        w.fixedKey("removed")
         w.beginArray()
         for r in removed {
             w.beginObject()
-            w.key("id")
+            w.fixedKey("id")
             w.string(r.id)
-            w.key("from")
+            w.fixedKey("from")
             w.number(r.from)
             w.endObject()
         }
         w.endArray()
-        w.key("inserted")
+        w.fixedKey("inserted")
         w.beginArray()
         for i in inserted {
             w.beginObject()
-            w.key("id")
+            w.fixedKey("id")
             w.string(i.id)
-            w.key("at")
+            w.fixedKey("at")
             w.number(i.at)
             w.endObject()
         }
         w.endArray()
-        w.key("moved")
+        w.fixedKey("moved")
         w.beginArray()
         for m in moved {
             w.beginObject()
-            w.key("id")
+            w.fixedKey("id")
             w.string(m.id)
-            w.key("from")
+            w.fixedKey("from")
             w.number(m.from)
-            w.key("to")
+            w.fixedKey("to")
             w.number(m.to)
             w.endObject()
         }
@@ -270,9 +270,9 @@ extension Evaluation {
     /// `"changes"` from `previous` to this state (API.md §5.1).
     func writeStateChanges(previous: StateSnapshot, form: String, version: String, into w: inout JSONWriter) {
         let (current, errorsByID, formErrors) = snapshot()
-        w.key("state")
+        w.fixedKey("state")
         if let token = current.token(form: form, version: version) { w.string(token) } else { w.null() }
-        w.key("changes")
+        w.fixedKey("changes")
         w.beginObject()
 
         // The visible order: sections, then each section's fields.
@@ -287,11 +287,11 @@ extension Evaluation {
             }
             return out
         }
-        w.key("order")
+        w.fixedKey("order")
         w.beginObject()
-        w.key("sections")
+        w.fixedKey("sections")
         ListDiff(from: visibleSections(previous), to: visibleSections(current)).write(&w)
-        w.key("fields")
+        w.fixedKey("fields")
         w.beginObject()
         let oldFields = visibleFields(previous)
         let newFields = visibleFields(current)
@@ -315,7 +315,7 @@ extension Evaluation {
         }
         var newFieldIDs = Set<String>()
         var newSectionIDs = Set<String>()
-        w.key("fields")
+        w.fixedKey("fields")
         w.beginObject()
         // The snapshot's sections are the slotMap's, in the same order, fields and all.
         for (k, o) in slotMap.sectionOrder.enumerated() {
@@ -334,19 +334,19 @@ extension Evaluation {
                 w.key(id)
                 w.beginObject()
                 if value {
-                    w.key("value")
+                    w.fixedKey("value")
                     if let v = outputValue(s) { w.writeValue(v) } else { w.null() }
                 }
                 if visible {
-                    w.key("visible")
+                    w.fixedKey("visible")
                     w.bool(now.flags.contains(.visible))
                 }
                 if enabled {
-                    w.key("enabled")
+                    w.fixedKey("enabled")
                     w.bool(now.flags.contains(.enabled))
                 }
                 if required {
-                    w.key("required")
+                    w.fixedKey("required")
                     w.bool(now.flags.contains(.required))
                 }
                 if errors { AnswerWriter.writeErrors(errorsByID[id] ?? [], into: &w) }
@@ -354,7 +354,7 @@ extension Evaluation {
             }
         }
         w.endObject()
-        w.key("sections")
+        w.fixedKey("sections")
         w.beginObject()
         for s in current.sections {
             let id = plan.sectionKey(s)
@@ -366,16 +366,16 @@ extension Evaluation {
             w.key(id)
             w.beginObject()
             if visible {
-                w.key("visible")
+                w.fixedKey("visible")
                 w.bool(s.flags.contains(.visible))
             }
             if errors { AnswerWriter.writeErrors(errorsByID[id] ?? [], into: &w) }
             w.endObject()
         }
         w.endObject()
-        w.key("removed")
+        w.fixedKey("removed")
         w.beginObject()
-        w.key("fields")
+        w.fixedKey("fields")
         w.beginArray()
         for s in previous.sections {
             for f in s.fields {
@@ -384,7 +384,7 @@ extension Evaluation {
             }
         }
         w.endArray()
-        w.key("sections")
+        w.fixedKey("sections")
         w.beginArray()
         for s in previous.sections where !newSectionIDs.contains(plan.sectionKey(s)) { w.string(plan.sectionKey(s)) }
         w.endArray()

@@ -32,7 +32,7 @@ package struct JSONLogHandler: LogHandler {
             w.string(v.description)
         }
         w.endObject()
-        w.bytes.append(0x0A)
+        w.append(byte: 0x0A)
         FileHandle.standardError.write(Data(w.bytes))
     }
 }
