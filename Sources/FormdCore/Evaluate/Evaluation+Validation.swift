@@ -248,8 +248,9 @@ extension Evaluation {
         let label =
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
-        let message = rule.messages[options.locale.index].render(label: label, params: [], locale: options.locale)
-        var error = FormError(subject: .field(slotMap.ids[s]), code: .rule, params: [], message: message)
+        var error = FormError(
+            subject: .field(slotMap.ids[s]), code: .rule, params: [],
+            text: .template(rule.messages[options.locale.index], label: label, locale: options.locale))
         error.customCode = rule.customCode
         if warning { outcomes().warnings.append(error) } else { errors.append(error) }
     }
@@ -392,16 +393,9 @@ extension Evaluation {
         _ subject: FormError.Subject, _ code: ErrorCode, params: [(key: String, value: JSONValue)], label: String,
         fieldMessages: MessageTable?
     ) -> FormError {
-        let texts = params.map { p -> (name: String, text: String) in
-            switch p.value {
-            case .string(let s): (p.key, s)
-            case .number(let n): (p.key, n.text)
-            case .array(let items): (p.key, items.compactMap({ $0.stringValue }).joined(separator: ", "))
-            default: (p.key, "")
-            }
-        }
-        let message = MessageCatalog.builtIn.message(
-            for: code, locale: options.locale, field: fieldMessages, form: plan.formMessages, label: label, params: texts)
-        return FormError(subject: subject, code: code, params: params, message: message)
+        guard let template = MessageCatalog.builtIn.template(
+            for: code, locale: options.locale, field: fieldMessages, form: plan.formMessages)
+        else { return FormError(subject: subject, code: code, params: params, message: code.rawValue) }
+        return FormError(subject: subject, code: code, params: params, text: .template(template, label: label, locale: options.locale))
     }
 }

@@ -295,6 +295,22 @@ package struct JSONWriter: ~Copyable {
         put(UInt8(ascii: "\""))
     }
 
+    /// `s` escaped, without quotes (a piece of a string value).
+    mutating func appendEscaped(_ s: String) {
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { b in
+            guard let p = b.baseAddress else { return }
+            if let k = Self.firstEscape(p, b.count) {
+                reserve(k)
+                put(p, k)
+                appendEscaped(p + k, b.count - k)
+            } else {
+                reserve(b.count)
+                put(p, b.count)
+            }
+        }
+        if done == nil { appendEscaped(Array(s.utf8)) }
+    }
+
     mutating func appendEscaped(_ utf8: [UInt8]) {
         utf8.withUnsafeBufferPointer { b in
             if let p = b.baseAddress { appendEscaped(p, b.count) }

@@ -106,9 +106,81 @@ package struct MessageTemplate: Sendable, Hashable {
         return out
     }
 
+    /// The message's text in pieces, in order, for a caller that writes them somewhere (an
+    /// answer's buffer) rather than joining them. `params` are the error's params as JSON: a
+    /// string is its text, a number its literal, a list its strings joined by ", ", anything
+    /// else empty. Gives the same text as `render(label:params:locale:)` with those texts.
+    @inline(__always)
+    package func forEachPiece(
+        label: String, params: [(key: String, value: JSONValue)], locale: SupportedLocale, _ body: (String) -> Void
+    ) {
+        for segment in segments {
+            switch segment {
+            case .literal(let s):
+                body(s)
+            case .label:
+                body(label)
+            case .param(let name):
+                if let value = MessageTemplate.lookup(name, in: params) {
+                    MessageTemplate.pieces(of: value, body)
+                } else if name == "relation", case .string(let rule)? = MessageTemplate.lookup("rule", in: params),
+                          let words = CompareRelation.words(rule: rule, locale: locale) {
+                    body(words)
+                } else {
+                    body("{")
+                    body(name)
+                    body("}")
+                }
+            }
+        }
+    }
+
+    /// The text of a param's value, as `forEachPiece` gives it.
+    @inline(__always)
+    private static func pieces(of value: JSONValue, _ body: (String) -> Void) {
+        switch value {
+        case .string(let s): body(s)
+        case .number(let n): body(n.text)
+        case .array(let items):
+            var first = true
+            for item in items {
+                guard case .string(let s) = item else { continue }
+                if !first { body(", ") }
+                body(s)
+                first = false
+            }
+        default: break
+        }
+    }
+
+    private static func lookup(_ name: String, in params: [(key: String, value: JSONValue)]) -> JSONValue? {
+        for p in params where p.key == name { return p.value }
+        return nil
+    }
+
     private static func lookup(_ name: String, in params: [(name: String, text: String)]) -> String? {
         for p in params where p.name == name { return p.text }
         return nil
+    }
+}
+
+/// An error's message: a text, or a template with what it is rendered from (the error's params
+/// are the rest), so that an answer can write it without building a `String` first.
+package enum MessageText: Sendable {
+    case plain(String)
+    case template(MessageTemplate, label: String, locale: SupportedLocale)
+
+    /// The message as text.
+    package func rendered(params: [(key: String, value: JSONValue)]) -> String {
+        switch self {
+        case .plain(let s):
+            return s
+        case .template(let t, let label, let locale):
+            if t.segments.count == 1, case .literal(let s) = t.segments[0] { return s }
+            var out = ""
+            t.forEachPiece(label: label, params: params, locale: locale) { out += $0 }
+            return out
+        }
     }
 }
 

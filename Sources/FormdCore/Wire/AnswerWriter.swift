@@ -21,13 +21,13 @@ protocol AnswerContent {
     /// `message`, `params`, `message_key`. Passed as arguments, not as a struct: building one per
     /// error cost the invalid answer ~4,000 instructions (callgrind, employment-invalid).
     func forEachError(
-        _ body: (_ field: String?, _ section: String?, _ code: String, _ message: String,
+        _ body: (_ field: String?, _ section: String?, _ code: String, _ message: MessageText,
                  _ params: [(key: String, value: JSONValue)], _ messageKey: String?) -> Void)
     /// Whether the answer has a `warnings` list: forms that declare a `warnings` block.
     var answerHasWarnings: Bool { get }
     /// `warnings` (SEMANTICS §6.1): entries shaped as those of `errors`, in the same order.
     func forEachWarning(
-        _ body: (_ field: String?, _ section: String?, _ code: String, _ message: String,
+        _ body: (_ field: String?, _ section: String?, _ code: String, _ message: MessageText,
                  _ params: [(key: String, value: JSONValue)], _ messageKey: String?) -> Void)
     /// `dropped`: submitted keys not in `values` as sent, with their reason.
     func forEachDropped(_ body: (_ key: String, _ reason: String) -> Void)
@@ -176,7 +176,7 @@ extension JSONWriter {
     /// `message`, `params` in order, and `message_key` for PureForm inputs (SEMANTICS §12).
     @inline(__always)
     mutating func errorEntry(
-        field: String?, section: String?, code: String, message: String, params: [(key: String, value: JSONValue)],
+        field: String?, section: String?, code: String, message: MessageText, params: [(key: String, value: JSONValue)],
         messageKey: String?
     ) {
         beginObject()
@@ -190,7 +190,7 @@ extension JSONWriter {
         fixedKey("code")
         string(code)
         fixedKey("message")
-        string(message)
+        self.message(message, params: params)
         fixedKey("params")
         beginObject()
         for p in params {
@@ -205,6 +205,21 @@ extension JSONWriter {
         endObject()
     }
 
+    /// A message, rendered from its template straight into the buffer when it has one.
+    @inline(__always)
+    mutating func message(_ text: MessageText, params: [(key: String, value: JSONValue)]) {
+        switch text {
+        case .plain(let s):
+            string(s)
+        case .template(let t, let label, let locale):
+            separator()
+            append(byte: UInt8(ascii: "\""))
+            t.forEachPiece(label: label, params: params, locale: locale) { appendEscaped($0) }
+            append(byte: UInt8(ascii: "\""))
+            needsComma = true
+        }
+    }
+
     /// An engine error's entry.
     @inline(__always)
     mutating func errorEntry(_ e: FormError, withSubject: Bool = true) {
@@ -217,7 +232,7 @@ extension JSONWriter {
             case .form: break
             }
         }
-        errorEntry(field: field, section: section, code: e.codeText, message: e.message, params: e.params, messageKey: e.messageKey)
+        errorEntry(field: field, section: section, code: e.codeText, message: e.text, params: e.params, messageKey: e.messageKey)
     }
 }
 

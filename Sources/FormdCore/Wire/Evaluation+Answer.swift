@@ -74,22 +74,22 @@ extension Evaluation: AnswerContent {
     var answerHasWarnings: Bool { plan.hasWarnings }
 
     @inline(__always)
-    func forEachWarning(_ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+    func forEachWarning(_ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
         Self.forEach(warnings, body)
     }
 
     @inline(__always)
-    func forEachError(_ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+    func forEachError(_ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
         Self.forEach(errors, body)
     }
 
     @inline(__always)
-    static func forEach(_ list: [FormError], _ body: (String?, String?, String, String, [(key: String, value: JSONValue)], String?) -> Void) {
+    static func forEach(_ list: [FormError], _ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
         for e in list {
             switch e.subject {
-            case .field(let id): body(id, nil, e.codeText, e.message, e.params, e.messageKey)
-            case .section(let id): body(nil, id, e.codeText, e.message, e.params, e.messageKey)
-            case .form: body(nil, nil, e.codeText, e.message, e.params, e.messageKey)
+            case .field(let id): body(id, nil, e.codeText, e.text, e.params, e.messageKey)
+            case .section(let id): body(nil, id, e.codeText, e.text, e.params, e.messageKey)
+            case .form: body(nil, nil, e.codeText, e.text, e.params, e.messageKey)
             }
         }
     }
