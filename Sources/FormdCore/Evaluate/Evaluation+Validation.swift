@@ -248,10 +248,11 @@ extension Evaluation {
         let label =
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
-        var error = FormError(
+        // Built in place in the append: a local `var error` was copied into the list and destroyed.
+        let error = FormError(
             subject: .field(slotMap.ids[s]), code: .rule, params: [],
-            text: .template(rule.messages[options.locale.index], label: label, locale: options.locale))
-        error.customCode = rule.customCode
+            text: .template(rule.messages[options.locale.index], label: label, locale: options.locale),
+            customCode: rule.customCode)
         if warning { outcomes().warnings.append(error) } else { errors.append(error) }
     }
 
@@ -284,12 +285,13 @@ extension Evaluation {
                 makeError(.field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: warning.rules.messageTable))
             return
         }
-        var error = makeError(
-            .field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable)
-        if let pure = spec.validations?.pureForm {
-            error.messageKey = messageKey ?? (code == .compare ? pure.rules.compareKey : pure.rules.messageKey(for: code))
+        let key = spec.validations?.pureForm.flatMap { pure in
+            messageKey ?? (code == .compare ? pure.rules.compareKey : pure.rules.messageKey(for: code))
         }
-        errors.append(error)
+        // Built in the append: a local `var error` was copied into the list and destroyed.
+        errors.append(makeError(
+            .field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable,
+            messageKey: key))
     }
 
     /// One `format` check of slot `s`'s value within what is left of the request's budget. A
@@ -391,11 +393,13 @@ extension JSONValue {
 extension Evaluation {
     func makeError(
         _ subject: FormError.Subject, _ code: ErrorCode, params: [(key: String, value: JSONValue)], label: String,
-        fieldMessages: MessageTable?
+        fieldMessages: MessageTable?, messageKey: String? = nil
     ) -> FormError {
         guard let template = MessageCatalog.builtIn.template(
             for: code, locale: options.locale, field: fieldMessages, form: plan.formMessages)
-        else { return FormError(subject: subject, code: code, params: params, message: code.rawValue) }
-        return FormError(subject: subject, code: code, params: params, text: .template(template, label: label, locale: options.locale))
+        else { return FormError(subject: subject, code: code, params: params, message: code.rawValue, messageKey: messageKey) }
+        return FormError(
+            subject: subject, code: code, params: params, text: .template(template, label: label, locale: options.locale),
+            messageKey: messageKey)
     }
 }

@@ -85,11 +85,13 @@ extension Evaluation: AnswerContent {
 
     @inline(__always)
     static func forEach(_ list: [FormError], _ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
-        for e in list {
-            switch e.subject {
-            case .field(let id): body(id, nil, e.codeText, e.text, e.params, e.messageKey)
-            case .section(let id): body(nil, id, e.codeText, e.text, e.params, e.messageKey)
-            case .form: body(nil, nil, e.codeText, e.text, e.params, e.messageKey)
+        // By index, not `for e in list`: binding each error copied it (retaining its strings,
+        // params and template) only to release it again.
+        for i in list.indices {
+            switch list[i].subject {
+            case .field(let id): body(id, nil, list[i].codeText, list[i].text, list[i].params, list[i].messageKey)
+            case .section(let id): body(nil, id, list[i].codeText, list[i].text, list[i].params, list[i].messageKey)
+            case .form: body(nil, nil, list[i].codeText, list[i].text, list[i].params, list[i].messageKey)
             }
         }
     }
