@@ -180,8 +180,7 @@ struct JSONParserCore {
         if i - start > maxNumberLength {
             throw error("number longer than \(maxNumberLength) characters", at: start)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
-        return JSONNumber(literal: text)
+        return JSONNumber(literal: Self.asciiString(UnsafeBufferPointer(rebasing: buf[start..<i])))
     }
 
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
