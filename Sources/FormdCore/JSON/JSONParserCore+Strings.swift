@@ -31,6 +31,7 @@ extension JSONParserCore {
                 i = j
                 if j &- start > maxStringBytes { throw tooLong(at: quote) }
                 i = j &+ 1
+                lastStringASCII = ascii
                 let text = UnsafeBufferPointer(start: base + start, count: j &- start)
                 return ascii ? Self.asciiString(text) : String(decoding: text, as: UTF8.self)
             }
@@ -96,6 +97,7 @@ extension JSONParserCore {
             if b == UInt8(ascii: "\"") {
                 if i - start > maxStringBytes { throw tooLong(at: quote) }
                 i += 1
+                lastStringASCII = false
                 return String(decoding: scratch, as: UTF8.self)
             }
             if b == UInt8(ascii: "\\") {
