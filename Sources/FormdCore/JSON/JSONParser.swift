@@ -85,6 +85,7 @@ package enum JSONParser {
         buffer: UnsafeBufferPointer<UInt8>, options: Options
     ) throws(JSONParseError) -> JSONDocument {
         var parser = JSONParserCore(buffer: buffer, options: options)
+        defer { parser.members.release() }
         let root = try parser.parseDocument()
         return JSONDocument(
             root: root, trailingCommaOffsets: parser.trailingCommas, entries: parser.entries)

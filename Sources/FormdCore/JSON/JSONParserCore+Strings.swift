@@ -1,30 +1,88 @@
 extension JSONParserCore {
     /// `i` is at the opening quote; on return `i` is just past the closing quote.
-    /// Fast path: no escapes, so the String is made straight from the validated slice.
+    /// Fast path: no escapes, so the String is made straight from the validated slice. The scan
+    /// looks at 8 bytes at a time for a quote, a backslash, a control character or a non-ASCII
+    /// byte; an all-ASCII string (the usual key or value) is then built without the second
+    /// UTF-8 validation `String(decoding:as:)` would do.
     mutating func parseString() throws(JSONParseError) -> String {
         let quote = i
-        i += 1
-        let start = i
+        let start = i + 1
         if record { lastEscapes = [] }
-        while i < buf.count {
-            let b = buf[i]
-            if b == UInt8(ascii: "\"") {
-                if i - start > maxStringBytes { throw tooLong(at: quote) }
-                i += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: buf[start..<(i - 1)]), as: UTF8.self)
-            }
-            if b == UInt8(ascii: "\\") { return try parseEscapedString(quote: quote, start: start) }
-            if b < 0x20 { throw controlCharacter(b) }
-            if b < 0x80 {
-                i += 1
-            } else {
-                guard let (_, length) = UTF8Validation.decode(buf, at: i) else {
-                    throw error("invalid UTF-8", at: i)
+        let base = buf.baseAddress.unsafelyUnwrapped  // non-empty: `i` is at a quote
+        let end = buf.count
+        var j = start
+        var ascii = true
+        while true {
+            // Whole words while 8 bytes remain; the first flagged byte of a word is exact
+            // (the borrows of the subtractions only run upwards from a flagged byte).
+            while end &- j >= 8 {
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+                let flags = Self.specialBytes(w)
+                if flags == 0 {
+                    j &+= 8
+                    continue
                 }
-                i += length
+                j &+= flags.trailingZeroBitCount >> 3
+                break
+            }
+            guard j < end else { break }
+            let b = base[j]
+            if b == UInt8(ascii: "\"") {
+                i = j
+                if j &- start > maxStringBytes { throw tooLong(at: quote) }
+                i = j &+ 1
+                lastStringASCII = ascii
+                let text = UnsafeBufferPointer(start: base + start, count: j &- start)
+                return ascii ? Self.asciiString(text) : String(decoding: text, as: UTF8.self)
+            }
+            if b == UInt8(ascii: "\\") {
+                i = j
+                return try parseEscapedString(quote: quote, start: start)
+            }
+            if b < 0x20 {
+                i = j
+                throw controlCharacter(b)
+            }
+            if b < 0x80 {
+                j &+= 1
+            } else {
+                guard let (_, length) = UTF8Validation.decode(buf, at: j) else {
+                    i = j
+                    throw error("invalid UTF-8", at: j)
+                }
+                ascii = false
+                j &+= length
             }
         }
+        i = end
         throw error("unterminated string", at: quote)
+    }
+
+    /// A mask with the high bit set in each byte of `w` that is a quote, a backslash, below
+    /// 0x20 or at least 0x80: exact up to and including the lowest flagged byte.
+    @inline(__always)
+    static func specialBytes(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let q = w ^ (ones &* 0x22)
+        let bs = w ^ (ones &* 0x5C)
+        let quote = (q &- ones) & ~q
+        let backslash = (bs &- ones) & ~bs
+        let control = (w &- ones &* 0x20) & ~w
+        return (quote | backslash | control | w) & highs
+    }
+
+    /// A String of ASCII bytes, without re-validating them; short ones (the usual keys and
+    /// values) are built in place as small strings.
+    @inline(__always)
+    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let n = bytes.count
+        if n == 0 { return "" }
+        guard n <= 15 else { return String(decoding: bytes, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: n) { out in
+            out.baseAddress.unsafelyUnwrapped.initialize(from: bytes.baseAddress.unsafelyUnwrapped, count: n)
+            return n
+        }
     }
 
     /// Slow path, from the first backslash on: decodes into `scratch`.
@@ -39,6 +97,7 @@ extension JSONParserCore {
             if b == UInt8(ascii: "\"") {
                 if i - start > maxStringBytes { throw tooLong(at: quote) }
                 i += 1
+                lastStringASCII = false
                 return String(decoding: scratch, as: UTF8.self)
             }
             if b == UInt8(ascii: "\\") {

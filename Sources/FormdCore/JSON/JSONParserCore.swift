@@ -16,6 +16,10 @@ struct JSONParserCore {
     var lastEscapes: [JSONDocument.EscapeShift] = []
     var entries: [String: JSONDocument.Entry] = [:]
     var tracker = LineTracker()
+    /// Whether the string just parsed is all ASCII (false when it had escapes).
+    var lastStringASCII = false
+    /// The members of the objects being parsed; `release()` frees it.
+    var members = MemberStack()
 
     /// Small objects check duplicates linearly; from this many members on, with a `KeyIndex`
     /// (hostile objects with 100k members must not go quadratic).
@@ -180,8 +184,7 @@ struct JSONParserCore {
         if i - start > maxNumberLength {
             throw error("number longer than \(maxNumberLength) characters", at: start)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
-        return JSONNumber(literal: text)
+        return JSONNumber(literal: Self.asciiString(UnsafeBufferPointer(rebasing: buf[start..<i])))
     }
 
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
@@ -224,29 +227,45 @@ struct JSONParserCore {
         }
     }
 
+    /// The members go to `members` (moved, not copied) and leave it as one array of the
+    /// object's size: no array growth per object. On an error they stay there for `release()`.
     mutating func parseObject(depth: Int, path: String) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth)", at: i) }
         i += 1
         skipWhitespace()
-        var object = JSONObject()
         if i < buf.count, buf[i] == UInt8(ascii: "}") {
             i += 1
-            return .object(object)
+            return .object(JSONObject())
         }
+        let first = members.count
         var keyIndex: KeyIndex? = nil
+        /// Bit k: the key of member k is all ASCII (tracked below the linear limit only).
+        var asciiKeys: UInt32 = 0
         while true {
             guard i < buf.count, buf[i] == UInt8(ascii: "\"") else {
                 throw unexpected("expected string key")
             }
             let keyStart = i
             let key = try parseString()
-            if keyIndex == nil && object.members.count >= Self.linearKeyCheckLimit {
-                keyIndex = KeyIndex(object.members)
+            let keyASCII = lastStringASCII
+            let index = members.count &- first
+            if keyIndex == nil && index >= Self.linearKeyCheckLimit {
+                keyIndex = KeyIndex(members.buffer(from: first))
             }
             if keyIndex != nil {
-                if !keyIndex!.insert(key, at: object.members.count, in: object.members) { throw duplicate(key, at: keyStart) }
+                if !keyIndex!.insert(key, at: index, in: members.buffer(from: first)) { throw duplicate(key, at: keyStart) }
             } else {
-                for m in object.members where m.key == key { throw duplicate(key, at: keyStart) }
+                // Two ASCII keys are equal only if their lengths are (Swift's canonical
+                // equivalence relates different byte counts only beyond ASCII).
+                let keyLength = key.utf8.count
+                let object = members.buffer(from: first)
+                for k in 0..<index {
+                    if keyASCII && asciiKeys & (1 << UInt32(k)) != 0 && object[k].key.utf8.count != keyLength {
+                        continue
+                    }
+                    if object[k].key == key { throw duplicate(key, at: keyStart) }
+                }
+                if keyASCII { asciiKeys |= 1 << UInt32(index) }
             }
             skipWhitespace()
             guard i < buf.count, buf[i] == UInt8(ascii: ":") else {
@@ -260,7 +279,7 @@ struct JSONParserCore {
                 entries[childPath, default: .init()].key = location(at: keyStart)
             }
             let value = try parseValue(depth: depth, path: childPath)
-            object.members.append(JSONObject.Member(key: key, value: value))
+            members.push(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             guard i < buf.count else { throw unexpected("expected ',' or '}' after object member") }
             switch buf[i] {
@@ -272,11 +291,11 @@ struct JSONParserCore {
                     guard allowTrailingCommas else { throw error("trailing comma", at: comma) }
                     trailingCommas.append(comma)
                     i += 1
-                    return .object(object)
+                    return .object(JSONObject(members.pop(from: first)))
                 }
             case UInt8(ascii: "}"):
                 i += 1
-                return .object(object)
+                return .object(JSONObject(members.pop(from: first)))
             default:
                 throw unexpected("expected ',' or '}' after object member")
             }
@@ -303,6 +322,62 @@ struct JSONParserCore {
             n += 1
         }
         return out
+    }
+}
+
+/// A stack of object members in manually managed memory, so that an object's members can be
+/// moved out into an array of exactly their number (a Swift array would copy them, retaining
+/// each key and value, and release them again on removal). Owned by one `JSONParserCore`;
+/// `release()` must be called once parsing ends, whether it succeeded or not.
+struct MemberStack {
+    private(set) var base: UnsafeMutablePointer<JSONObject.Member>? = nil
+    private(set) var count = 0
+    private var capacity = 0
+
+    @inline(__always)
+    mutating func push(_ member: consuming JSONObject.Member) {
+        if count == capacity { grow() }
+        (base.unsafelyUnwrapped + count).initialize(to: member)
+        count &+= 1
+    }
+
+    private mutating func grow() {
+        let newCapacity = max(16, capacity * 2)
+        let new = UnsafeMutablePointer<JSONObject.Member>.allocate(capacity: newCapacity)
+        if let base {
+            new.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = new
+        capacity = newCapacity
+    }
+
+    /// Members `first...` (valid until the next push or pop).
+    @inline(__always)
+    func buffer(from first: Int) -> UnsafeBufferPointer<JSONObject.Member> {
+        UnsafeBufferPointer(start: base.map { $0 + first }, count: count &- first)
+    }
+
+    /// Moves members `first...` out into an array.
+    mutating func pop(from first: Int) -> [JSONObject.Member] {
+        let n = count &- first
+        guard n > 0, let base else { return [] }
+        let out = [JSONObject.Member](unsafeUninitializedCapacity: n) { array, initialized in
+            array.baseAddress.unsafelyUnwrapped.moveInitialize(from: base + first, count: n)
+            initialized = n
+        }
+        count = first
+        return out
+    }
+
+    /// Destroys what is left (members of the objects an error interrupted) and frees the memory.
+    mutating func release() {
+        guard let base else { return }
+        base.deinitialize(count: count)
+        base.deallocate()
+        self.base = nil
+        count = 0
+        capacity = 0
     }
 }
 

@@ -10,7 +10,7 @@ struct KeyIndex {
     private var hashes: [Int] = []
 
     /// An index of `members` (whose keys are distinct).
-    init(_ members: [JSONObject.Member]) {
+    init(_ members: UnsafeBufferPointer<JSONObject.Member>) {
         var size = 64
         while size < members.count * 2 { size *= 2 }
         buckets = Array(repeating: 0, count: size)
@@ -23,7 +23,7 @@ struct KeyIndex {
 
     /// Records that member `index` of `members` (being appended next) has `key`; false when an
     /// earlier member has an equal key.
-    mutating func insert(_ key: String, at index: Int, in members: [JSONObject.Member]) -> Bool {
+    mutating func insert(_ key: String, at index: Int, in members: UnsafeBufferPointer<JSONObject.Member>) -> Bool {
         precondition(index == hashes.count, "members are indexed in order")
         if (hashes.count + 1) * 2 > buckets.count { grow() }
         let h = key.hashValue
