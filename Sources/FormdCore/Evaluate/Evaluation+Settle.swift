@@ -83,7 +83,7 @@ extension Evaluation {
                 }
                 newHidden = baseHidden
                 newDisabled = baseDisabled
-                newSectionHidden = Array(repeating: false, count: slotMap.sections.count)
+                newSectionHidden = Array(filledWith: false, count: slotMap.sections.count)
                 for f in shows { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false) }
                 for f in hides { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true) }
                 var unused = newSectionHidden
