@@ -117,9 +117,7 @@ extension Evaluation {
                 // method on `self` copied the array on every append (quadratic on large forms).
                 var recorded: [Action] = []
                 var seen: Set<Action> = []
-                let count = shows.count + hides.count + enables.count + disables.count
-                recorded.reserveCapacity(count)
-                seen.reserveCapacity(count)
+                recorded.reserveCapacity(shows.count + hides.count + enables.count + disables.count)
                 for list in [shows, hides, enables, disables] {
                     for f in list {
                         let e = Int(f.edge)
@@ -182,10 +180,18 @@ extension Evaluation {
         return Action(id: id, type: t.typeText, action: t.action, value: value)
     }
 
-    /// Appends `a` unless `list` has it; `seen` holds the members of `list`.
+    /// Appends `a` unless `list` has it. A short list is searched; from 16 actions on, `seen` holds the members of `list` (made then), so recording stays O(1): most
+    /// forms record a few actions, for which a set (allocated, every action hashed) cost more
+    /// than the rest of settling.
     static func record(_ a: Action, into list: inout [Action], seen: inout Set<Action>) {
+        if list.count < 16 {
+            if !list.contains(a) { list.append(a) }
+            return
+        }
+        if seen.isEmpty { seen = Set(list) }
         if seen.insert(a).inserted { list.append(a) }
     }
+
 
     /// Recomputes every formula in dependency order; true when any value changed.
     /// `targetInputChanged` becomes true when a changed field is read by structural targets.

@@ -57,7 +57,7 @@ package struct Evaluation: Sendable {
     /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
     var memberSlot: [Int32] = []
     var actions: [Action] = []
-    /// The members of `actions`, so that recording stays O(1) per target.
+    /// The members of `actions` once it is long, so that recording stays O(1) per target (`record`).
     var actionSet: Set<Action> = []
     var structuralActions: [Action] = []
     var unstableFields: [String]?
