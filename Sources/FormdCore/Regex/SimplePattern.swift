@@ -276,7 +276,7 @@ struct SimplePattern: Sendable {
         while i < end {
             let c = p[i]
             if c == UInt8(ascii: "]") { return previous == nil && i == start ? nil : i + 1 }
-            if Self.unsafeInClass(c) { return nil }  // nested sets, intersections, strings, spaces
+            if Self.unsafeInClass(c) { return nil }  // nested sets, intersections, strings, controls
             if c == UInt8(ascii: "-"), let low = previous, i + 1 < end, p[i + 1] != UInt8(ascii: "]") {
                 var high = p[i + 1]
                 var step = 2
@@ -319,9 +319,10 @@ struct SimplePattern: Sendable {
     }
 
     /// Characters whose meaning inside an ICU set is more than themselves (or that differ with
-    /// options): left to ICU.
+    /// options): left to ICU. A space is itself (formd's patterns are not free-spacing), as in
+    /// phone number classes such as `[0-9 ]`.
     private static func unsafeInClass(_ c: UInt8) -> Bool {
-        c <= 32 || c >= 127 || "[&${}^:".utf8.contains(c)
+        c < 32 || c >= 127 || "[&${}^:".utf8.contains(c)
     }
 
     private static func isLetterOrDigit(_ c: UInt8) -> Bool {
