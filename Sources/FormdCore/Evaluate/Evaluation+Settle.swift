@@ -118,16 +118,11 @@ extension Evaluation {
                 var recorded: [Action] = []
                 var seen: Set<Action> = []
                 recorded.reserveCapacity(shows.count + hides.count + enables.count + disables.count)
-                for list in [shows, hides, enables, disables] {
-                    for f in list {
-                        let e = Int(f.edge)
-                        var id = plan.edges[e].idText
-                        let instance = slotMap.fields[Int(f.source)].instance
-                        if instance >= 0 && plan.edges[e].idHasIndex { id = IndexPlaceholder.substitute(id, instance) }
-                        let action = Action(id: id, type: plan.edges[e].typeText, action: plan.edges[e].action, value: nil)
-                        Self.record(action, into: &recorded, seen: &seen)
-                    }
-                }
+                // List by list (an array of the four lists was allocated for each request).
+                for f in shows { Self.record(action(f), into: &recorded, seen: &seen) }
+                for f in hides { Self.record(action(f), into: &recorded, seen: &seen) }
+                for f in enables { Self.record(action(f), into: &recorded, seen: &seen) }
+                for f in disables { Self.record(action(f), into: &recorded, seen: &seen) }
                 structuralActions = recorded
                 return
             }
@@ -169,6 +164,15 @@ extension Evaluation {
             }
         case .nothing: break
         }
+    }
+
+    /// The action of a structural target that fired; ids get `:index` substituted.
+    private func action(_ f: Fired) -> Action {
+        let e = Int(f.edge)
+        var id = plan.edges[e].idText
+        let instance = slotMap.fields[Int(f.source)].instance
+        if instance >= 0 && plan.edges[e].idHasIndex { id = IndexPlaceholder.substitute(id, instance) }
+        return Action(id: id, type: plan.edges[e].typeText, action: plan.edges[e].action, value: nil)
     }
 
     /// `{"id", "type", "action"}` (plus `"value"`) of a target; ids get `:index` substituted.
