@@ -22,7 +22,8 @@ struct SimplePattern: Sendable {
         var hi: UInt64 = 0  // bytes 64-127
 
         func contains(_ b: UInt8) -> Bool {
-            b < 64 ? (lo >> UInt64(b)) & 1 != 0 : b < 128 && (hi >> UInt64(b - 64)) & 1 != 0
+            // Masking shifts: the amounts are below 64, so no over-shift check is needed.
+            b < 64 ? (lo &>> UInt64(b)) & 1 != 0 : b < 128 && (hi &>> UInt64(b &- 64)) & 1 != 0
         }
     }
 
@@ -102,7 +103,7 @@ struct SimplePattern: Sendable {
         case .run(let e, let min, let max):
             // in: bit p set when byte p is in the set; one step moves every position on by one
             var inSet: UInt64 = 0
-            for (p, b) in bytes.enumerated() where e.contains(b) { inSet |= 1 << UInt64(p) }
+            for (p, b) in bytes.enumerated() where e.contains(b) { inSet |= 1 &<< UInt64(p) }  // p < 63
             var current = reach
             var result: UInt64 = min == 0 ? reach : 0
             var k = 0
