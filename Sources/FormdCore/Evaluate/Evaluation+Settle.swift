@@ -83,7 +83,7 @@ extension Evaluation {
                 }
                 newHidden = baseHidden
                 newDisabled = baseDisabled
-                newSectionHidden = Array(repeating: false, count: slotMap.sections.count)
+                newSectionHidden = Array(filledWith: false, count: slotMap.sections.count)
                 for f in shows { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false) }
                 for f in hides { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true) }
                 var unused = newSectionHidden
@@ -117,19 +117,12 @@ extension Evaluation {
                 // method on `self` copied the array on every append (quadratic on large forms).
                 var recorded: [Action] = []
                 var seen: Set<Action> = []
-                let count = shows.count + hides.count + enables.count + disables.count
-                recorded.reserveCapacity(count)
-                seen.reserveCapacity(count)
-                for list in [shows, hides, enables, disables] {
-                    for f in list {
-                        let e = Int(f.edge)
-                        var id = plan.edges[e].idText
-                        let instance = slotMap.fields[Int(f.source)].instance
-                        if instance >= 0 && plan.edges[e].idHasIndex { id = IndexPlaceholder.substitute(id, instance) }
-                        let action = Action(id: id, type: plan.edges[e].typeText, action: plan.edges[e].action, value: nil)
-                        Self.record(action, into: &recorded, seen: &seen)
-                    }
-                }
+                recorded.reserveCapacity(shows.count + hides.count + enables.count + disables.count)
+                // List by list (an array of the four lists was allocated for each request).
+                for f in shows { Self.record(action(f), into: &recorded, seen: &seen) }
+                for f in hides { Self.record(action(f), into: &recorded, seen: &seen) }
+                for f in enables { Self.record(action(f), into: &recorded, seen: &seen) }
+                for f in disables { Self.record(action(f), into: &recorded, seen: &seen) }
                 structuralActions = recorded
                 return
             }
@@ -173,6 +166,15 @@ extension Evaluation {
         }
     }
 
+    /// The action of a structural target that fired; ids get `:index` substituted.
+    private func action(_ f: Fired) -> Action {
+        let e = Int(f.edge)
+        var id = plan.edges[e].idText
+        let instance = slotMap.fields[Int(f.source)].instance
+        if instance >= 0 && plan.edges[e].idHasIndex { id = IndexPlaceholder.substitute(id, instance) }
+        return Action(id: id, type: plan.edges[e].typeText, action: plan.edges[e].action, value: nil)
+    }
+
     /// `{"id", "type", "action"}` (plus `"value"`) of a target; ids get `:index` substituted.
     func action(_ t: TargetSpec, from source: Int?, value: JSONValue?) -> Action {
         var id = t.idText
@@ -182,10 +184,18 @@ extension Evaluation {
         return Action(id: id, type: t.typeText, action: t.action, value: value)
     }
 
-    /// Appends `a` unless `list` has it; `seen` holds the members of `list`.
+    /// Appends `a` unless `list` has it. A short list is searched; from 16 actions on, `seen` holds the members of `list` (made then), so recording stays O(1): most
+    /// forms record a few actions, for which a set (allocated, every action hashed) cost more
+    /// than the rest of settling.
     static func record(_ a: Action, into list: inout [Action], seen: inout Set<Action>) {
+        if list.count < 16 {
+            if !list.contains(a) { list.append(a) }
+            return
+        }
+        if seen.isEmpty { seen = Set(list) }
         if seen.insert(a).inserted { list.append(a) }
     }
+
 
     /// Recomputes every formula in dependency order; true when any value changed.
     /// `targetInputChanged` becomes true when a changed field is read by structural targets.

@@ -57,7 +57,7 @@ package struct Evaluation: Sendable {
     /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
     var memberSlot: [Int32] = []
     var actions: [Action] = []
-    /// The members of `actions`, so that recording stays O(1) per target.
+    /// The members of `actions` once it is long, so that recording stays O(1) per target (`record`).
     var actionSet: Set<Action> = []
     var structuralActions: [Action] = []
     var unstableFields: [String]?
@@ -116,8 +116,8 @@ package struct Evaluation: Sendable {
         let staticCount = plan.staticSlotMap.fields.count
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
-        memberSlot = Array(repeating: -1, count: values.count)
-        sentMember = Array(repeating: -1, count: staticCount)
+        memberSlot = Array(filledWith: -1, count: values.count)
+        sentMember = Array(filledWith: -1, count: staticCount)
         var next = 0  // the static field the next key most likely names
         // By index, reading only the key: `for member in values.members` copied each member,
         // retaining (and so fetching from memory) every submitted string value.
@@ -169,12 +169,12 @@ package struct Evaluation: Sendable {
                 memberSlot[p.member] = Int32(slot)
             }
         }
-        stored = Array(repeating: nil, count: n)
-        origin = Array(repeating: .stored, count: n)
-        cleared = Array(repeating: false, count: n)
-        hidden = Array(repeating: false, count: n)
-        disabled = Array(repeating: false, count: n)
-        sectionHidden = Array(repeating: false, count: slotMap.sections.count)
+        stored = Array(filledWith: nil, count: n)
+        origin = Array(filledWith: .stored, count: n)
+        cleared = Array(filledWith: false, count: n)
+        hidden = Array(filledWith: false, count: n)
+        disabled = Array(filledWith: false, count: n)
+        sectionHidden = Array(filledWith: false, count: slotMap.sections.count)
 
         // 2. Coerce, defaults, base flags.
         for s in 0..<n {
@@ -341,5 +341,15 @@ extension FormPlan {
             }
         }
         return nil
+    }
+}
+
+extension Array {
+    /// `Array(repeating:count:)`, allocated through a path the compiler specializes: that
+    /// initializer allocates through an unspecialized generic function of the standard library,
+    /// which looks the storage type's metadata up at run time (some 400 instructions per array,
+    /// as much as the allocation itself; an evaluation makes about ten such arrays).
+    @inline(__always) init(filledWith value: Element, count: Int) {
+        self.init(repeatElement(value, count: count))
     }
 }

@@ -10,21 +10,28 @@ extension FormNumber {
     /// significant one are rounded (ties away from zero); magnitudes of 1e165 and above give
     /// nil, and values below the finest step (1e-128) read as 0.
     package static func parse(_ text: String) -> FormNumber? {
-        parse(text[...])
+        if let n = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return n }
+        return parse(text[...])
     }
 
     /// See `parse(_: String)`.
     package static func parse(_ text: Substring) -> FormNumber? {
-        var utf8 = text.utf8
-        while let c = utf8.first, isSpace(c) { utf8 = utf8.dropFirst() }
-        while let c = utf8.last, isSpace(c) { utf8 = utf8.dropLast() }
-        var i = utf8.startIndex
-        let end = utf8.endIndex
+        // Over the bytes: indexing `Substring.UTF8View` checked every index it was given, the
+        // larger part of a parse.
+        if let n = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return n }
+        return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
+    }
+
+    private static func parse(bytes utf8: UnsafeBufferPointer<UInt8>) -> FormNumber? {
+        var i = 0
+        var end = utf8.count
+        while i < end, isSpace(utf8[i]) { i += 1 }
+        while end > i, isSpace(utf8[end - 1]) { end -= 1 }
         guard i < end else { return nil }
         var negative = false
         if utf8[i] == UInt8(ascii: "-") || utf8[i] == UInt8(ascii: "+") {
             negative = utf8[i] == UInt8(ascii: "-")
-            i = utf8.index(after: i)
+            i += 1
         }
         var significand: UInt128 = 0
         var kept = 0              // significant digits in `significand`
@@ -56,23 +63,23 @@ extension FormNumber {
             } else {
                 break
             }
-            i = utf8.index(after: i)
+            i += 1
         }
         guard sawDigit else { return nil }
         if i < end {
             guard utf8[i] == UInt8(ascii: "e") || utf8[i] == UInt8(ascii: "E") else { return nil }
-            i = utf8.index(after: i)
+            i += 1
             var expNegative = false
             if i < end, utf8[i] == UInt8(ascii: "-") || utf8[i] == UInt8(ascii: "+") {
                 expNegative = utf8[i] == UInt8(ascii: "-")
-                i = utf8.index(after: i)
+                i += 1
             }
             var e = 0
             var sawExpDigit = false
             while i < end, utf8[i] >= UInt8(ascii: "0"), utf8[i] <= UInt8(ascii: "9") {
                 sawExpDigit = true
                 if e < 100_000 { e = e * 10 + Int(utf8[i] - UInt8(ascii: "0")) }
-                i = utf8.index(after: i)
+                i += 1
             }
             guard sawExpDigit, i == end else { return nil }
             exponent += expNegative ? -e : e

@@ -22,7 +22,8 @@ struct SimplePattern: Sendable {
         var hi: UInt64 = 0  // bytes 64-127
 
         func contains(_ b: UInt8) -> Bool {
-            b < 64 ? (lo >> UInt64(b)) & 1 != 0 : b < 128 && (hi >> UInt64(b - 64)) & 1 != 0
+            // Masking shifts: the amounts are below 64, so no over-shift check is needed.
+            b < 64 ? (lo &>> UInt64(b)) & 1 != 0 : b < 128 && (hi &>> UInt64(b &- 64)) & 1 != 0
         }
     }
 
@@ -102,7 +103,7 @@ struct SimplePattern: Sendable {
         case .run(let e, let min, let max):
             // in: bit p set when byte p is in the set; one step moves every position on by one
             var inSet: UInt64 = 0
-            for (p, b) in bytes.enumerated() where e.contains(b) { inSet |= 1 << UInt64(p) }
+            for (p, b) in bytes.enumerated() where e.contains(b) { inSet |= 1 &<< UInt64(p) }  // p < 63
             var current = reach
             var result: UInt64 = min == 0 ? reach : 0
             var k = 0
@@ -276,7 +277,7 @@ struct SimplePattern: Sendable {
         while i < end {
             let c = p[i]
             if c == UInt8(ascii: "]") { return previous == nil && i == start ? nil : i + 1 }
-            if Self.unsafeInClass(c) { return nil }  // nested sets, intersections, strings, spaces
+            if Self.unsafeInClass(c) { return nil }  // nested sets, intersections, strings, controls
             if c == UInt8(ascii: "-"), let low = previous, i + 1 < end, p[i + 1] != UInt8(ascii: "]") {
                 var high = p[i + 1]
                 var step = 2
@@ -319,9 +320,10 @@ struct SimplePattern: Sendable {
     }
 
     /// Characters whose meaning inside an ICU set is more than themselves (or that differ with
-    /// options): left to ICU.
+    /// options): left to ICU. A space is itself (formd's patterns are not free-spacing), as in
+    /// phone number classes such as `[0-9 ]`.
     private static func unsafeInClass(_ c: UInt8) -> Bool {
-        c <= 32 || c >= 127 || "[&${}^:".utf8.contains(c)
+        c < 32 || c >= 127 || "[&${}^:".utf8.contains(c)
     }
 
     private static func isLetterOrDigit(_ c: UInt8) -> Bool {
