@@ -22,6 +22,8 @@ extension FormNumber {
         return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
     }
 
+    /// Not inlined: its callers' two paths would each get a copy (+23 KB of WebAssembly).
+    @inline(never)
     private static func parse(bytes utf8: UnsafeBufferPointer<UInt8>) -> FormNumber? {
         var i = 0
         var end = utf8.count

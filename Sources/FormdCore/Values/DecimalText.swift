@@ -17,11 +17,14 @@ enum DecimalText {
     /// and a leading `+`/missing integer part are still rejected (floats from HTML forms).
     static func parse<S: StringProtocol>(_ text: S, allowComma: Bool = false) -> Parts? {
         // Over the bytes in place when contiguous: iterating `utf8` cost several times more.
+        // One body over buffers (not generic, not inlined): a copy per text type and path grew
+        // the WebAssembly module for nothing.
         if let p = text.utf8.withContiguousStorageIfAvailable({ parse(utf8: $0, allowComma: allowComma) }) { return p }
-        return parse(utf8: text.utf8, allowComma: allowComma)
+        return Array(text.utf8).withUnsafeBufferPointer { parse(utf8: $0, allowComma: allowComma) }
     }
 
-    private static func parse(utf8: some Sequence<UInt8>, allowComma: Bool) -> Parts? {
+    @inline(never)
+    private static func parse(utf8: UnsafeBufferPointer<UInt8>, allowComma: Bool) -> Parts? {
         var negative = false
         var digits: [UInt8] = []
         var exponent = 0

@@ -284,10 +284,10 @@ enum EmailAddress {
     /// without copies: it runs for every e-mail value of every request.
     static func isValid(_ s: String) -> Bool {
         // Over the bytes in place when contiguous: iterating `utf8` cost several times more.
-        s.utf8.withContiguousStorageIfAvailable { isValid(utf8: $0) } ?? isValid(utf8: s.utf8)
+        s.utf8.withContiguousStorageIfAvailable { isValid(utf8: $0) } ?? Array(s.utf8).withUnsafeBufferPointer { isValid(utf8: $0) }
     }
 
-    private static func isValid(utf8: some Sequence<UInt8>) -> Bool {
+    private static func isValid(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var at = -1
         var index = 0
         var dots = 0  // labels of the domain ended by a `.`
