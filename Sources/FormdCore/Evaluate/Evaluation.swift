@@ -21,7 +21,7 @@ package struct Evaluation: Sendable {
     let plan: FormPlan
     let mode: Mode
     let options: EvaluationOptions
-    var slotMap: SlotMap
+    let slotMap: SlotMap
 
     /// Where a slot's value is.
     enum ValueOrigin: UInt8 {

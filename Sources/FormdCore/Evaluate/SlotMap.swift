@@ -2,7 +2,11 @@
 /// Output order (`outputOrder`, `sectionOrder`) is the static sections with each dynamic
 /// section's instances right after it, by index, their fields in template order (SEMANTICS §7);
 /// slot numbers put the static fields first (shared by every request) and instances after.
-struct SlotMap: Sendable {
+///
+/// A class, immutable once built: an evaluation holds one reference (the plan's, for a request
+/// without instances) instead of the 13 arrays of a struct, each retained when the evaluation
+/// is made and released when it ends.
+final class SlotMap: Sendable {
     struct SpecRef: Hashable, Sendable {
         /// -1 for fields outside templates.
         var template: Int32
@@ -78,9 +82,9 @@ struct SlotMap: Sendable {
         var indices: Range<Int> { 0..<count }
     }
 
-    var fields: FieldSlots
+    let fields: FieldSlots
     /// Field ids by slot (instance ids with their number), in the same two parts as `fields`.
-    var ids: FieldIDs
+    let ids: FieldIDs
 
     struct FieldIDs: Sendable {
         let statics: [String]
@@ -92,33 +96,33 @@ struct SlotMap: Sendable {
     }
     /// Section slots: static sections first (as in the slotMap without instances), then the
     /// instances' sections.
-    var sections: [SectionSlot] = []
+    let sections: [SectionSlot]
     /// Per section slot: its fields' slots (static sections list their own fields, not instances').
-    var sectionFields: [Range<Int32>] = []
+    let sectionFields: [Range<Int32>]
     /// Section slots in output order: each dynamic section followed by its instances.
-    var sectionOrder: [Int32] = []
+    let sectionOrder: [Int32]
     /// Static field index → slot.
-    var staticSlot: [Int] = []
+    let staticSlot: [Int]
     /// Static section index → section slot.
-    var staticSectionSlot: [Int] = []
+    let staticSectionSlot: [Int]
     /// Per template: instance numbers in order.
-    var instances: [[Int]] = []
+    let instances: [[Int]]
     /// Per template, per ordinal: slot of the instance's first field (attr a is at base + a).
-    var instanceBase: [[Int]] = []
+    let instanceBase: [[Int]]
     /// Per template, per ordinal: the instance's section slot.
-    var instanceSection: [[Int]] = []
+    let instanceSection: [[Int]]
 
     /// The slotMap without instances (built once per plan).
     init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>) {
         var slots: [FieldSlot] = []
         var staticIDs: [String] = []
+        var sectionSlots: [SectionSlot] = []
+        var sectionFields: [Range<Int32>] = []
         slots.reserveCapacity(fields.count)
         staticIDs.reserveCapacity(fields.count)
-        staticSlot = Array(repeating: 0, count: fields.count)
-        staticSectionSlot = Array(repeating: 0, count: sections.count)
+        var staticSlot = Array(repeating: 0, count: fields.count)
         for (s, section) in sections.enumerated() {
-            staticSectionSlot[s] = s
-            self.sections.append(SectionSlot(section: s, template: -1, instance: -1, id: section.id))
+            sectionSlots.append(SectionSlot(section: s, template: -1, instance: -1, id: section.id))
             let first = slots.count
             for i in section.fields {
                 staticSlot[i] = slots.count
@@ -132,6 +136,10 @@ struct SlotMap: Sendable {
         }
         self.fields = FieldSlots(statics: slots)
         ids = FieldIDs(statics: staticIDs)
+        self.sections = sectionSlots
+        self.sectionFields = sectionFields
+        self.staticSlot = staticSlot
+        staticSectionSlot = Array(sections.indices)
         sectionOrder = (0..<Int32(sections.count)).map { $0 }
         instances = Array(repeating: [], count: templates.count)
         instanceBase = instances
@@ -141,8 +149,10 @@ struct SlotMap: Sendable {
     /// The slotMap of one request: `base` (the plan's slotMap without instances) with the given
     /// instances (per template, instance numbers in order) added after its slots.
     init(base: SlotMap, sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>, instances: [[Int]]) {
-        self = base
-        self.instances = instances
+        var instanceBase = base.instanceBase
+        var instanceSection = base.instanceSection
+        var sectionSlots = base.sections
+        var sectionFields = base.sectionFields
         var instanceFields: [FieldSlot] = []
         var instanceIDs: [String] = []
         var order: [Int32] = []
@@ -156,11 +166,11 @@ struct SlotMap: Sendable {
             instanceBase[t].reserveCapacity(instances[t].count)
             instanceSection[t].reserveCapacity(instances[t].count)
             for (ordinal, n) in instances[t].enumerated() {
-                let instanceSlot = self.sections.count
+                let instanceSlot = sectionSlots.count
                 instanceSection[t].append(instanceSlot)
                 order.append(Int32(instanceSlot))
-                self.sections.append(SectionSlot(section: s, template: t, instance: n, id: "\(template.id)[\(n)]"))
-                let first = fields.statics.count + instanceFields.count
+                sectionSlots.append(SectionSlot(section: s, template: t, instance: n, id: "\(template.id)[\(n)]"))
+                let first = base.fields.statics.count + instanceFields.count
                 instanceBase[t].append(first)
                 for a in template.fields.indices {
                     instanceFields.append(
@@ -172,9 +182,16 @@ struct SlotMap: Sendable {
                 sectionFields.append(Int32(first)..<Int32(first + template.fields.count))
             }
         }
-        fields.instances = instanceFields
-        ids.instances = instanceIDs
+        fields = FieldSlots(statics: base.fields.statics, instances: instanceFields)
+        ids = FieldIDs(statics: base.ids.statics, instances: instanceIDs)
+        self.instances = instances
+        self.instanceBase = instanceBase
+        self.instanceSection = instanceSection
+        self.sections = sectionSlots
+        self.sectionFields = sectionFields
         sectionOrder = order
+        staticSlot = base.staticSlot
+        staticSectionSlot = base.staticSectionSlot
     }
 
     /// Field slots in output order: sections in order, each with its fields (SEMANTICS §7).
