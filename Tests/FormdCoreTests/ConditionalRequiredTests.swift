@@ -65,7 +65,7 @@ extension Response {
         let (before, _, _) = try Engine.evaluation(form, #"{}"#).snapshot()
         let after = try Engine.evaluation(form, #"{"contact_me": true, "channel": "phone"}"#, changed: ["contact_me"])
         var w = JSONWriter()
-        after.evaluateResponse(form: form.id, version: form.version, previous: before, into: &w)
+        after.evaluateResponse(head: form.answerHead, form: form.id, version: form.version, previous: before, into: &w)
         let root = try JSONParser.parse(w.bytes).root
         #expect(root["changes"]?["fields"]?["phone"]?["required"] == .bool(true))
     }

@@ -86,7 +86,7 @@ import Testing
         let elapsed = Duration.nanoseconds(Int64(ThreadCPUClock.now() - start))
         let limit: Duration = FormatPatternBoundTests.underSanitizer ? .seconds(20) : .seconds(4)
         var w = JSONWriter()
-        e.evaluateResponse(form: "f", version: "v", into: &w)
+        e.evaluateResponse(head: AnswerWriter.head(form: "f", version: "v"), form: "f", version: "v", into: &w)
         let root = try JSONParser.parse(w.bytes).root
         #expect(root["actions"]?.arrayValue?.count == n)
         #expect(root["values"]?["g9999"]?.jsonText == "9999")

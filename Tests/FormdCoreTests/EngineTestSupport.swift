@@ -57,8 +57,8 @@ enum Engine {
         let e = try evaluation(form, values, changed: changed, mode: mode, locale: locale, postalCodes: postalCodes)
         var w = JSONWriter()
         switch mode {
-        case .validate: e.validateResponse(form: form.id, version: form.version, into: &w)
-        case .evaluate: e.evaluateResponse(form: form.id, version: form.version, into: &w)
+        case .validate: e.validateResponse(head: form.answerHead, into: &w)
+        case .evaluate: e.evaluateResponse(head: form.answerHead, form: form.id, version: form.version, into: &w)
         }
         return w.bytes
     }

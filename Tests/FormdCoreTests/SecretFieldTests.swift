@@ -41,7 +41,7 @@ import Testing
         let (snapshot, _, _) = first.snapshot()
         let second = try Engine.evaluation(form, #"{"pw": "\#(Self.secretText)", "name": "x"}"#, changed: ["pw", "name"])
         var w = JSONWriter()
-        second.evaluateResponse(form: form.id, version: form.version, previous: snapshot, into: &w)
+        second.evaluateResponse(head: form.answerHead, form: form.id, version: form.version, previous: snapshot, into: &w)
         let text = String(decoding: w.bytes, as: UTF8.self)
         #expect(!text.contains(Self.secretText))
         let root = try JSONParser.parse(text).root

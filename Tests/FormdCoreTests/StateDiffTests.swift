@@ -118,7 +118,7 @@ import Testing
 
     static func answer(_ e: Evaluation, _ form: LoadedForm, previous: StateSnapshot) -> JSONValue {
         var w = JSONWriter()
-        e.evaluateResponse(form: form.id, version: form.version, previous: previous, into: &w)
+        e.evaluateResponse(head: form.answerHead, form: form.id, version: form.version, previous: previous, into: &w)
         return try! JSONParser.parse(w.bytes).root
     }
 

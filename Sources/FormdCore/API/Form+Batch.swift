@@ -73,7 +73,7 @@ extension Form {
             return .problem
         }
         var w = JSONWriter(reservingCapacity: 512)
-        evaluation.validateResponse(form: loaded.id, version: loaded.version, into: &w)
+        evaluation.validateResponse(head: loaded.answerHead, into: &w)
         out += w.bytes
         return evaluation.isValid ? .valid : .invalid
     }

@@ -3,6 +3,8 @@ package final class LoadedForm: Sendable {
     package let id: String
     /// Strong ETag of `servedBytes`, quoted: `"3f2a…"`.
     package let version: String
+    /// `{"form":…,"version":…`: how each of this version's answers starts (`AnswerWriter.head`).
+    let answerHead: [UInt8]
     /// The file's bytes when strict JSON, else with each trailing comma removed (API.md).
     package let servedBytes: [UInt8]
     package let plan: FormPlan
@@ -23,6 +25,7 @@ package final class LoadedForm: Sendable {
         self.servedBytes = servedBytes
         let version = ETag.strong(of: servedBytes)
         self.version = version
+        answerHead = AnswerWriter.head(form: id, version: version)
         self.plan = plan
         self.warnings = warnings
         var variants: [SupportedLocale: LocalizedDefinition] = [:]

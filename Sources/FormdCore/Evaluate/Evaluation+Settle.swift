@@ -9,9 +9,9 @@ extension Evaluation {
     mutating func settle() {
         let baseHidden = hidden
         let baseDisabled = disabled
-        // Sources of structural targets in this slotMap, in definition order.
-        var sources: [Int] = []
-        for s in slotMap.outputOrder where slotMap.fields[s].flags.contains(.hasStructuralTargets) { sources.append(s) }
+        // No section is hidden before settling: rounds in which no target reaches a section
+        // share this array instead of allocating their own.
+        let noSectionHidden = sectionHidden
         // (fields + 1) rounds, counting the definition's fields rather than the request's slots:
         // a chain of targets runs through the definition's fields (an instance's targets reach its
         // own instance and the static fields), so more instances do not need more rounds, and a
@@ -22,10 +22,9 @@ extension Evaluation {
         // Whether the formulas / targets may compute something else than last time.
         var formulasDirty = true
         var targetsDirty = true
-        var shows: [Fired] = []
-        var hides: [Fired] = []
-        var enables: [Fired] = []
-        var disables: [Fired] = []
+        // The targets that fire, in source order; applied shows, then hides, then enables, then
+        // disables (one list: four cost four allocations per request).
+        var fired: [Fired] = []
         while true {
             round += 1
             // In the last allowed round, keep the values to name formula fields that kept changing.
@@ -40,11 +39,10 @@ extension Evaluation {
             var newDisabled: [Bool]
             var newSectionHidden: [Bool]
             if targetsDirty {
-                shows.removeAll(keepingCapacity: true)
-                hides.removeAll(keepingCapacity: true)
-                enables.removeAll(keepingCapacity: true)
-                disables.removeAll(keepingCapacity: true)
-                for s in sources where isVisible(s) && hasValue(s) {
+                fired.removeAll(keepingCapacity: true)
+                for s32 in slotMap.structuralSources {
+                    let s = Int(s32)
+                    guard isVisible(s) && hasValue(s) else { continue }
                     let ref = slotMap.fields[s].spec
                     var selected: Int32 = -1
                     // A multiple choice: every chosen option's targets are in force (SEMANTICS §5.2).
@@ -71,24 +69,25 @@ extension Evaluation {
                         } else if let c = plan.edges[edge].condition, !conditionHolds(c, context: s) {
                             continue
                         }
-                        let fired = Fired(edge: e, source: Int32(truncatingIfNeeded: s))
                         switch plan.edges[edge].action {
-                        case .show: shows.append(fired)
-                        case .hide: hides.append(fired)
-                        case .enable: enables.append(fired)
-                        case .disable: disables.append(fired)
+                        case .show, .hide, .enable, .disable: fired.append(Fired(edge: e, source: Int32(truncatingIfNeeded: s)))
                         case .update, .clear: break
                         }
                     }
                 }
                 newHidden = baseHidden
                 newDisabled = baseDisabled
-                newSectionHidden = Array(filledWith: false, count: slotMap.sections.count)
-                for f in shows { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false) }
-                for f in hides { apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true) }
-                var unused = newSectionHidden
-                for f in enables { apply(f, fields: &newDisabled, sections: &unused, flag: false) }
-                for f in disables { apply(f, fields: &newDisabled, sections: &unused, flag: true) }
+                newSectionHidden = noSectionHidden
+                for kind in Self.applyOrder {
+                    for f in fired where plan.edges[Int(f.edge)].action == kind {
+                        switch kind {
+                        case .show: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false)
+                        case .hide: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true)
+                        case .enable: apply(f, fields: &newDisabled, sections: &newSectionHidden, reachesSections: false, flag: false)
+                        default: apply(f, fields: &newDisabled, sections: &newSectionHidden, reachesSections: false, flag: true)
+                        }
+                    }
+                }
                 targetsDirty = false
             } else {
                 newHidden = hidden
@@ -117,12 +116,10 @@ extension Evaluation {
                 // method on `self` copied the array on every append (quadratic on large forms).
                 var recorded: [Action] = []
                 var seen: Set<Action> = []
-                recorded.reserveCapacity(shows.count + hides.count + enables.count + disables.count)
-                // List by list (an array of the four lists was allocated for each request).
-                for f in shows { Self.record(action(f), into: &recorded, seen: &seen) }
-                for f in hides { Self.record(action(f), into: &recorded, seen: &seen) }
-                for f in enables { Self.record(action(f), into: &recorded, seen: &seen) }
-                for f in disables { Self.record(action(f), into: &recorded, seen: &seen) }
+                recorded.reserveCapacity(fired.count)
+                for kind in Self.applyOrder {
+                    for f in fired where plan.edges[Int(f.edge)].action == kind { Self.record(action(f), into: &recorded, seen: &seen) }
+                }
                 structuralActions = recorded
                 return
             }
@@ -152,14 +149,19 @@ extension Evaluation {
         let source: Int32
     }
 
-    private func apply(_ f: Fired, fields: inout [Bool], sections: inout [Bool], flag: Bool) {
+    /// The order structural targets are applied and listed in (SEMANTICS §5.2).
+    static let applyOrder: [Target.Action] = [.show, .hide, .enable, .disable]
+
+    /// Sets the flag of the field or section `f` reaches (sections only for show and hide:
+    /// `reachesSections` false for enable and disable, which do not reach them).
+    private func apply(_ f: Fired, fields: inout [Bool], sections: inout [Bool], reachesSections: Bool = true, flag: Bool) {
         let slot = slotMap.fields[Int(f.source)]
         let template = Int(slot.spec.template)
         switch plan.edges[Int(f.edge)].destination {
         case .field(let ref):
             if let d = slotMap.slot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) { fields[d] = flag }
         case .section(let ref):
-            if let d = slotMap.sectionSlot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) {
+            if reachesSections, let d = slotMap.sectionSlot(of: ref, contextTemplate: template, contextOrdinal: slot.ordinal) {
                 sections[d] = flag
             }
         case .nothing: break

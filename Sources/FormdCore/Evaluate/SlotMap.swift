@@ -111,6 +111,19 @@ final class SlotMap: Sendable {
     let instanceBase: [[Int]]
     /// Per template, per ordinal: the instance's section slot.
     let instanceSection: [[Int]]
+    /// Field slots with structural targets, in output order (the sources settle visits).
+    let structuralSources: [Int32]
+    /// The static slots' ids as answer keys, by slot.
+    let quotedStaticIDs: QuotedKeys
+    /// The same ids, for decoding submissions (`Form.values(json:)`).
+    let submissionKeys: KeyHints
+
+    /// The slots of `fields` whose flags have `.hasStructuralTargets`, in output order.
+    private static func structuralSources(_ fields: FieldSlots, _ order: OutputOrder) -> [Int32] {
+        var sources: [Int32] = []
+        for s in order where fields[s].flags.contains(.hasStructuralTargets) { sources.append(Int32(s)) }
+        return sources
+    }
 
     /// The slotMap without instances (built once per plan).
     init(fields: [FieldSpec], sections: [SectionSpec], templates: [TemplateSpec], flags: SpecTable<Flags>) {
@@ -136,6 +149,8 @@ final class SlotMap: Sendable {
         }
         self.fields = FieldSlots(statics: slots)
         ids = FieldIDs(statics: staticIDs)
+        quotedStaticIDs = QuotedKeys(staticIDs)
+        submissionKeys = KeyHints(ids: staticIDs, quoted: quotedStaticIDs)
         self.sections = sectionSlots
         self.sectionFields = sectionFields
         self.staticSlot = staticSlot
@@ -144,6 +159,7 @@ final class SlotMap: Sendable {
         instances = Array(repeating: [], count: templates.count)
         instanceBase = instances
         instanceSection = instances
+        structuralSources = Self.structuralSources(self.fields, OutputOrder(sectionOrder: sectionOrder, sectionFields: sectionFields))
     }
 
     /// The slotMap of one request: `base` (the plan's slotMap without instances) with the given
@@ -184,6 +200,8 @@ final class SlotMap: Sendable {
         }
         fields = FieldSlots(statics: base.fields.statics, instances: instanceFields)
         ids = FieldIDs(statics: base.ids.statics, instances: instanceIDs)
+        quotedStaticIDs = base.quotedStaticIDs
+        submissionKeys = base.submissionKeys
         self.instances = instances
         self.instanceBase = instanceBase
         self.instanceSection = instanceSection
@@ -192,6 +210,7 @@ final class SlotMap: Sendable {
         sectionOrder = order
         staticSlot = base.staticSlot
         staticSectionSlot = base.staticSectionSlot
+        structuralSources = Self.structuralSources(fields, OutputOrder(sectionOrder: order, sectionFields: sectionFields))
     }
 
     /// Field slots in output order: sections in order, each with its fields (SEMANTICS §7).

@@ -82,9 +82,10 @@ package enum JSONParser {
     }
 
     static func parse(
-        buffer: UnsafeBufferPointer<UInt8>, options: Options
+        buffer: UnsafeBufferPointer<UInt8>, options: Options, keyHints: KeyHints? = nil
     ) throws(JSONParseError) -> JSONDocument {
         var parser = JSONParserCore(buffer: buffer, options: options)
+        parser.keyHints = keyHints
         defer { parser.members.release() }
         let root = try parser.parseDocument()
         return JSONDocument(

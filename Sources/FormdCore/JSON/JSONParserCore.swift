@@ -20,6 +20,9 @@ struct JSONParserCore {
     var lastStringASCII = false
     /// The members of the objects being parsed; `release()` frees it.
     var members = MemberStack()
+    /// The top-level object's likely keys (a form's submissions), and the one expected next.
+    var keyHints: KeyHints?
+    var expectedKey = 0
 
     /// Small objects check duplicates linearly; from this many members on, with a `KeyIndex`
     /// (hostile objects with 100k members must not go quadratic).
@@ -238,6 +241,10 @@ struct JSONParserCore {
             return .object(JSONObject())
         }
         let first = members.count
+        let hints = depth == 1 ? keyHints : nil
+        /// Whether a key so far was not matched to a hint. Until one is, the keys are distinct:
+        /// hints match in increasing order (`KeyHints.match` only looks ahead).
+        var unhinted = false
         var keyIndex: KeyIndex? = nil
         /// Bit k: the key of member k is all ASCII (tracked below the linear limit only).
         var asciiKeys: UInt32 = 0
@@ -246,26 +253,41 @@ struct JSONParserCore {
                 throw unexpected("expected string key")
             }
             let keyStart = i
-            let key = try parseString()
+            let key: String
+            var hint = -1
+            if let hints, let (k, end) = hints.match(buf, at: i, expected: &expectedKey) {
+                key = hints.ids[k]
+                lastStringASCII = hints.ascii[k]
+                i = end
+                hint = k
+            } else {
+                key = try parseString()
+            }
             let keyASCII = lastStringASCII
             let index = members.count &- first
-            if keyIndex == nil && index >= Self.linearKeyCheckLimit {
-                keyIndex = KeyIndex(members.buffer(from: first))
-            }
-            if keyIndex != nil {
-                if !keyIndex!.insert(key, at: index, in: members.buffer(from: first)) { throw duplicate(key, at: keyStart) }
-            } else {
-                // Two ASCII keys are equal only if their lengths are (Swift's canonical
-                // equivalence relates different byte counts only beyond ASCII).
-                let keyLength = key.utf8.count
-                let object = members.buffer(from: first)
-                for k in 0..<index {
-                    if keyASCII && asciiKeys & (1 << UInt32(k)) != 0 && object[k].key.utf8.count != keyLength {
-                        continue
-                    }
-                    if object[k].key == key { throw duplicate(key, at: keyStart) }
-                }
+            if hint >= 0 && !unhinted && index < Self.linearKeyCheckLimit {
+                // Every key so far is an id matched after the one before it: no duplicate.
                 if keyASCII { asciiKeys |= 1 << UInt32(index) }
+            } else {
+                unhinted = true
+                if keyIndex == nil && index >= Self.linearKeyCheckLimit {
+                    keyIndex = KeyIndex(members.buffer(from: first))
+                }
+                if keyIndex != nil {
+                    if !keyIndex!.insert(key, at: index, in: members.buffer(from: first)) { throw duplicate(key, at: keyStart) }
+                } else {
+                    // Two ASCII keys are equal only if their lengths are (Swift's canonical
+                    // equivalence relates different byte counts only beyond ASCII).
+                    let keyLength = key.utf8.count
+                    let object = members.buffer(from: first)
+                    for k in 0..<index {
+                        if keyASCII && asciiKeys & (1 << UInt32(k)) != 0 && object[k].key.utf8.count != keyLength {
+                            continue
+                        }
+                        if object[k].key == key { throw duplicate(key, at: keyStart) }
+                    }
+                    if keyASCII { asciiKeys |= 1 << UInt32(index) }
+                }
             }
             skipWhitespace()
             guard i < buf.count, buf[i] == UInt8(ascii: ":") else {

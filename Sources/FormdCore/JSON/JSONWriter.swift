@@ -144,6 +144,22 @@ package struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// A key already written as JSON with its colon (`"id":`, see `QuotedKeys`): copied as it is.
+    @inline(__always) package mutating func quotedKey(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count + 1)
+        if needsComma { put(UInt8(ascii: ",")) }
+        if let p = bytes.baseAddress { put(p, bytes.count) }
+        needsComma = false
+    }
+
+    /// The start of an object already written as JSON, up to a complete member (`{"a":1`):
+    /// copied as it is, and the next member gets its comma.
+    package mutating func objectHead(_ bytes: [UInt8]) {
+        separator()
+        append(bytes)
+        needsComma = true
+    }
+
     /// A key known when the program is built, that needs no escaping (the answer's own keys):
     /// written without scanning it.
     package mutating func fixedKey(_ key: StaticString) {

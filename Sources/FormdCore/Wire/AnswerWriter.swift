@@ -7,7 +7,7 @@ protocol AnswerContent {
     var answerMode: AnswerMode { get }
     var answerIsValid: Bool { get }
     /// `values`: visible fields with a value, in definition order (secret fields never).
-    func forEachValue(_ body: (_ id: String, _ value: JSONValue) -> Void)
+    func forEachValue(_ body: (_ id: AnswerKey, _ value: JSONValue) -> Void)
     /// `labels`: each visible multiple choice's chosen titles, in the order of `values`.
     func forEachLabelList(_ body: (_ id: String, _ labels: [String]) -> Void)
     /// `fields` (evaluate): every field in definition order.
@@ -44,17 +44,24 @@ enum AnswerWriter {
     /// "dropped", "hidden", "disabled"}`. Evaluate: `{"form", "version", "values", ["labels",]
     /// "fields", "sections", "actions", "errors", ["warnings",] "dropped"}`, then whatever `tail`
     /// adds (`state` and `changes`). `warnings` is there exactly for forms that declare one.
-    @inline(__always)
-    static func write(
-        _ c: some AnswerContent, form: String, version: String, into w: inout JSONWriter,
-        tail: (inout JSONWriter) -> Void = { _ in }
-    ) {
-        let validate = c.answerMode == .validate
+    /// `{"form":…,"version":…`: how every answer of a form version starts (`LoadedForm` keeps it).
+    static func head(form: String, version: String) -> [UInt8] {
+        var w = JSONWriter(reservingCapacity: form.utf8.count + version.utf8.count + 32)
         w.beginObject()
         w.fixedKey("form")
         w.string(form)
         w.fixedKey("version")
         w.string(version)
+        return w.bytes
+    }
+
+    @inline(__always)
+    static func write(
+        _ c: some AnswerContent, head: [UInt8], into w: inout JSONWriter,
+        tail: (inout JSONWriter) -> Void = { _ in }
+    ) {
+        let validate = c.answerMode == .validate
+        w.objectHead(head)
         if validate {
             w.fixedKey("valid")
             w.bool(c.answerIsValid)

@@ -4,14 +4,16 @@ extension Evaluation: AnswerContent {
     package var isValid: Bool { errors.isEmpty }
 
     /// The validate answer (API reference §4).
-    package func validateResponse(form: String, version: String, into w: inout JSONWriter) {
-        AnswerWriter.write(self, form: form, version: version, into: &w)
+    package func validateResponse(head: [UInt8], into w: inout JSONWriter) {
+        AnswerWriter.write(self, head: head, into: &w)
     }
 
     /// The evaluate answer (API reference §5); with `previous` (a client that sent `state`),
     /// also `state` and `changes` (§5.1).
-    package func evaluateResponse(form: String, version: String, previous: StateSnapshot? = nil, into w: inout JSONWriter) {
-        AnswerWriter.write(self, form: form, version: version, into: &w) { w in
+    package func evaluateResponse(
+        head: [UInt8], form: String, version: String, previous: StateSnapshot? = nil, into w: inout JSONWriter
+    ) {
+        AnswerWriter.write(self, head: head, into: &w) { w in
             if let previous { writeStateChanges(previous: previous, form: form, version: version, into: &w) }
         }
     }
@@ -20,20 +22,24 @@ extension Evaluation: AnswerContent {
     var answerIsValid: Bool { isValid }
 
     @inline(__always)
-    func forEachValue(_ body: (String, JSONValue) -> Void) {
+    func forEachValue(_ body: (AnswerKey, JSONValue) -> Void) {
         if let rows = nestedRows {
             // Not `body` passed on: the flat loop below keeps it inlined.
-            for (id, v) in values(rows: rows) { body(id, v) }
+            for (id, v) in values(rows: rows) { body(.text(id), v) }
             return
         }
-        for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
-            // The canonical value, or the value as sent when the field's kind cannot hold it.
-            if origin[s] != .stored {
-                let m = Int(sentMember[s])
-                guard m >= 0 else { continue }
-                body(slotMap.ids[s], submission.members[m].value)
-            } else if let v = stored[s] {
-                body(slotMap.ids[s], v)
+        let statics = slotMap.quotedStaticIDs.count
+        slotMap.quotedStaticIDs.withKeys { quoted in
+            for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
+                let key: AnswerKey = s < statics ? .quoted(quoted(s)) : .text(slotMap.ids[s])
+                // The canonical value, or the value as sent when the field's kind cannot hold it.
+                if origin[s] != .stored {
+                    let m = Int(sentMember[s])
+                    guard m >= 0 else { continue }
+                    body(key, submission.members[m].value)
+                } else if let v = stored[s] {
+                    body(key, v)
+                }
             }
         }
     }

@@ -81,7 +81,7 @@ extension FormState {
     /// state, evaluate's for an evaluate state. Written by the server's own `AnswerWriter`.
     public var answerJSON: [UInt8] {
         var w = JSONWriter()
-        AnswerWriter.write(self, form: form, version: version, into: &w)
+        AnswerWriter.write(self, head: AnswerWriter.head(form: form, version: version), into: &w)
         return w.bytes
     }
 }
@@ -90,8 +90,8 @@ extension FormState: AnswerContent {
     var answerMode: AnswerMode { mode == .validate ? .validate : .evaluate }
     var answerIsValid: Bool { isValid }
 
-    func forEachValue(_ body: (String, JSONValue) -> Void) {
-        for m in values.members { body(m.key, m.value) }
+    func forEachValue(_ body: (AnswerKey, JSONValue) -> Void) {
+        for m in values.members { body(.text(m.key), m.value) }
     }
 
     func forEachLabelList(_ body: (String, [String]) -> Void) {
