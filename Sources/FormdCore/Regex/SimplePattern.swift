@@ -27,7 +27,9 @@ struct SimplePattern: Sendable {
         }
     }
 
-    indirect enum Node: Sendable {
+    /// Not `indirect`: a group holds its alternatives in arrays already, and a boxed node was
+    /// retained and released each time a check visited it.
+    enum Node: Sendable {
         /// `min`...`max` characters of a set in a row (`max`: Int.max when unbounded).
         case run(Element, min: Int, max: Int)
         /// A group: one of `alternatives` (each a sequence), `min`...`max` times.
@@ -67,6 +69,11 @@ struct SimplePattern: Sendable {
 
     /// Whether `text` matches; nil when the text is not ASCII or has 64 bytes or more (ICU decides).
     func matches(_ text: String) -> Bool? {
+        let fast: Bool?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard bytes.count < 64, bytes.allSatisfy({ $0 < 128 }) else { return nil }
+            return matches(bytes)
+        }
+        if let fast { return fast }
         var text = text
         return text.withUTF8 { bytes -> Bool? in
             guard bytes.count < 64, bytes.allSatisfy({ $0 < 128 }) else { return nil }
@@ -105,6 +112,19 @@ struct SimplePattern: Sendable {
             var inSet: UInt64 = 0
             for (p, b) in bytes.enumerated() where e.contains(b) { inSet |= 1 &<< UInt64(p) }  // p < 63
             var current = reach
+            if max == .max {
+                // `min` steps, then every position the run can go on to, at once: adding a
+                // position's bit to a stretch of set bits carries to the stretch's end, so
+                // `(t + inSet) ^ inSet` has the bits from each reached position to the end of
+                // its stretch, one past it included (no bit reaches bit 64: n < 64).
+                var k = 0
+                while k < min {
+                    current = (current & inSet) << 1
+                    if current == 0 { return 0 }
+                    k += 1
+                }
+                return current | (((current & inSet) &+ inSet) ^ inSet)
+            }
             var result: UInt64 = min == 0 ? reach : 0
             var k = 0
             while k < max {
