@@ -112,6 +112,8 @@ extension Evaluation {
                 hidden = newHidden
                 disabled = newDisabled
                 sectionHidden = newSectionHidden
+                // Only evaluate answers list actions (API reference §5).
+                guard mode == .evaluate else { return }
                 // Built in a local array: appending to `self.structuralActions` while calling a
                 // method on `self` copied the array on every append (quadratic on large forms).
                 var recorded: [Action] = []

@@ -59,6 +59,7 @@ package struct Evaluation: Sendable {
     var actions: [Action] = []
     /// The members of `actions` once it is long, so that recording stays O(1) per target (`record`).
     var actionSet: Set<Action> = []
+    /// The structural targets in force (evaluate only: validate answers list no actions).
     var structuralActions: [Action] = []
     var unstableFields: [String]?
     /// Aggregate results while their inputs stay the same (forms with templates only: no
