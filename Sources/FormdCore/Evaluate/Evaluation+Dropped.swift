@@ -38,7 +38,7 @@ extension Evaluation {
             } else if flags.contains(.hasFormula) {
                 let spec = plan.spec(slotMap.fields[slot].spec)
                 reason = Self.sameValue(sent: members[m].value, computed: stored[slot], spec: spec) ? nil : .computed
-            } else if cleared[slot] && !hasValue(slot) {
+            } else if !cleared.isEmpty && cleared[slot] && !hasValue(slot) {
                 reason = .cleared
             } else {
                 reason = nil

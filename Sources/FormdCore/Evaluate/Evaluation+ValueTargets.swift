@@ -64,7 +64,7 @@ extension Evaluation {
             let coerced = spec.coercer.coerce(tv)
             if let c = coerced.canonical(of: tv) {
                 setValue(d, c)
-                cleared[d] = false
+                if !cleared.isEmpty { cleared[d] = false }
                 Self.record(action(t, from: context, value: c), into: &actions, seen: &actionSet)
             } else if coerced == .none {
                 setValue(d, nil)
@@ -74,6 +74,7 @@ extension Evaluation {
             }
         case .clear:
             setValue(d, nil)
+            if cleared.isEmpty { cleared = Array(filledWith: false, count: slotMap.fields.count) }
             cleared[d] = true
             Self.record(action(t, from: context, value: nil), into: &actions, seen: &actionSet)
         case .show, .hide, .enable, .disable:

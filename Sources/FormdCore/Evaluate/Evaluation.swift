@@ -43,7 +43,10 @@ package struct Evaluation: Sendable {
     /// copying the submitted values retained and released every string of a large submission
     /// several times over.
     var sentMember: [Int32]
-    var cleared: [Bool]
+    /// Slots a `clear` target emptied: empty until a value target clears one (evaluate only).
+    var cleared: [Bool] = []
+    /// Start as the slot map's base flags (`baseHidden`, `baseDisabled`), shared until settle
+    /// changes them: most requests then allocate neither.
     var hidden: [Bool]
     var disabled: [Bool]
     // Per section slot.
@@ -172,16 +175,13 @@ package struct Evaluation: Sendable {
         }
         stored = Array(filledWith: nil, count: n)
         origin = Array(filledWith: .stored, count: n)
-        cleared = Array(filledWith: false, count: n)
-        hidden = Array(filledWith: false, count: n)
-        disabled = Array(filledWith: false, count: n)
-        sectionHidden = Array(filledWith: false, count: slotMap.sections.count)
+        hidden = slotMap.baseHidden
+        disabled = slotMap.baseDisabled
+        sectionHidden = slotMap.noSectionHidden
 
-        // 2. Coerce, defaults, base flags.
+        // 2. Coerce, defaults.
         for s in 0..<n {
             let flags = slotMap.fields[s].flags
-            hidden[s] = flags.contains(.baseHidden)
-            disabled[s] = flags.contains(.baseDisabled)
             guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
             let m = Int(sentMember[s])
             guard m >= 0 else {

@@ -113,10 +113,22 @@ final class SlotMap: Sendable {
     let instanceSection: [[Int]]
     /// Field slots with structural targets, in output order (the sources settle visits).
     let structuralSources: [Int32]
+    /// Per field slot: hidden, and disabled, by the definition (before any target).
+    let baseHidden: [Bool]
+    let baseDisabled: [Bool]
+    /// Per section slot: false. What an evaluation starts from, shared by its requests.
+    let noSectionHidden: [Bool]
     /// The static slots' ids as answer keys, by slot.
     let quotedStaticIDs: QuotedKeys
     /// The same ids, for decoding submissions (`Form.values(json:)`).
     let submissionKeys: KeyHints
+
+    /// Per slot of `fields`: whether its flags have `flag`.
+    private static func slots(_ fields: FieldSlots, with flag: Flags) -> [Bool] {
+        var out = [Bool](filledWith: false, count: fields.count)
+        for s in fields.indices where fields[s].flags.contains(flag) { out[s] = true }
+        return out
+    }
 
     /// The slots of `fields` whose flags have `.hasStructuralTargets`, in output order.
     private static func structuralSources(_ fields: FieldSlots, _ order: OutputOrder) -> [Int32] {
@@ -160,6 +172,9 @@ final class SlotMap: Sendable {
         instanceBase = instances
         instanceSection = instances
         structuralSources = Self.structuralSources(self.fields, OutputOrder(sectionOrder: sectionOrder, sectionFields: sectionFields))
+        baseHidden = Self.slots(self.fields, with: .baseHidden)
+        baseDisabled = Self.slots(self.fields, with: .baseDisabled)
+        noSectionHidden = [Bool](filledWith: false, count: sectionSlots.count)
     }
 
     /// The slotMap of one request: `base` (the plan's slotMap without instances) with the given
@@ -171,6 +186,8 @@ final class SlotMap: Sendable {
         var sectionFields = base.sectionFields
         var instanceFields: [FieldSlot] = []
         var instanceIDs: [String] = []
+        var baseHidden = base.baseHidden
+        var baseDisabled = base.baseDisabled
         var order: [Int32] = []
         order.reserveCapacity(base.sections.count + instances.reduce(0) { $0 + $1.count })
         for (s, section) in sections.enumerated() {
@@ -189,10 +206,13 @@ final class SlotMap: Sendable {
                 let first = base.fields.statics.count + instanceFields.count
                 instanceBase[t].append(first)
                 for a in template.fields.indices {
+                    let f = flags[.attribute(t, a)]
                     instanceFields.append(
                         FieldSlot(
                             spec: SpecRef(template: Int32(t), index: Int32(a)), instance: n, ordinal: ordinal,
-                            sectionSlot: instanceSlot, flags: flags[.attribute(t, a)]))
+                            sectionSlot: instanceSlot, flags: f))
+                    baseHidden.append(f.contains(.baseHidden))
+                    baseDisabled.append(f.contains(.baseDisabled))
                     instanceIDs.append(template.instanceFieldID(attr: a, index: n))
                 }
                 sectionFields.append(Int32(first)..<Int32(first + template.fields.count))
@@ -211,6 +231,9 @@ final class SlotMap: Sendable {
         staticSlot = base.staticSlot
         staticSectionSlot = base.staticSectionSlot
         structuralSources = Self.structuralSources(fields, OutputOrder(sectionOrder: order, sectionFields: sectionFields))
+        self.baseHidden = baseHidden
+        self.baseDisabled = baseDisabled
+        noSectionHidden = [Bool](filledWith: false, count: sectionSlots.count)
     }
 
     /// Field slots in output order: sections in order, each with its fields (SEMANTICS §7).

@@ -23,6 +23,10 @@ struct JSONParserCore {
     /// The top-level object's likely keys (a form's submissions), and the one expected next.
     var keyHints: KeyHints?
     var expectedKey = 0
+    /// Keys in a row that matched no hint: past `hintMissLimit`, hints are no longer tried (a
+    /// submission of instance keys, `items[3].amount`, names no static id).
+    var hintMisses = 0
+    static let hintMissLimit = 8
 
     /// Small objects check duplicates linearly; from this many members on, with a `KeyIndex`
     /// (hostile objects with 100k members must not go quadratic).
@@ -255,13 +259,15 @@ struct JSONParserCore {
             let keyStart = i
             let key: String
             var hint = -1
-            if let hints, let (k, end) = hints.match(buf, at: i, expected: &expectedKey) {
+            if let hints, hintMisses < Self.hintMissLimit, let (k, end) = hints.match(buf, at: i, expected: &expectedKey) {
                 key = hints.ids[k]
                 lastStringASCII = hints.ascii[k]
                 i = end
                 hint = k
+                hintMisses = 0
             } else {
                 key = try parseString()
+                hintMisses += 1
             }
             let keyASCII = lastStringASCII
             let index = members.count &- first
