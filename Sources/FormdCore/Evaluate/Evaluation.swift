@@ -107,7 +107,7 @@ package struct Evaluation: Sendable {
     /// Evaluates `values` (a decoded submission) against `plan`. `changed` names fields or dynamic
     /// sections whose value targets run (evaluate only); it must have been checked with
     /// `FormPlan.unknownChangedID`.
-    package init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
+    @inline(__always) package init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
         self.plan = plan
         self.mode = mode
         self.options = options
