@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Testing
 @testable import FormdCore
 
@@ -210,5 +211,39 @@ import Testing
         #expect(untouched.text("t") == #""sent value""#)
         #expect(untouched.codes("t") == ["max_length"])
         #expect(untouched.text("v") == #""sent value kept""#)
+    }
+}
+
+/// `DecimalText.canonical` writes the text straight into the string's storage; this holds it to
+/// the plain construction (digits, zeros and the point put together as bytes) on random parts:
+/// signs, exponents on both sides of the point, and past the expansion limit.
+@Suite struct DecimalCanonicalTests {
+    static func reference(_ p: DecimalText.Parts) -> String? {
+        if p.digits.isEmpty { return "0" }
+        let n = p.digits.count
+        var out: [UInt8] = p.negative ? [UInt8(ascii: "-")] : []
+        if p.exponent >= 0 {
+            guard n + p.exponent <= DecimalText.maxExpandedDigits else { return nil }
+            out += p.digits + [UInt8](repeating: 48, count: p.exponent)
+        } else if n + p.exponent > 0 {
+            out += p.digits[0..<(n + p.exponent)] + [UInt8(ascii: ".")] + p.digits[(n + p.exponent)...]
+        } else {
+            guard -(n + p.exponent) <= DecimalText.maxExpandedDigits else { return nil }
+            out += [48, UInt8(ascii: ".")] + [UInt8](repeating: 48, count: -(n + p.exponent)) + p.digits
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func matchesThePlainConstruction() {
+        var rng = SplitMix64(seed: 148)
+        let limit = DecimalText.maxExpandedDigits
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...12, using: &rng)
+            var digits = (0..<count).map { _ in UInt8.random(in: 48...57, using: &rng) }
+            if !digits.isEmpty { digits[0] = UInt8.random(in: 49...57, using: &rng) }
+            let exponent = Int.random(in: -(limit + 20)...(limit + 5), using: &rng)
+            let p = DecimalText.Parts(negative: Bool.random(using: &rng), digits: digits, exponent: exponent)
+            #expect(DecimalText.canonical(p) == Self.reference(p), "\(p)")
+        }
     }
 }

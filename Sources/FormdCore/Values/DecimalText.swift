@@ -144,31 +144,41 @@ enum DecimalText {
         return (digits, fraction)
     }
 
-    /// Shortest plain decimal text: no exponent, no trailing zeros, `-0` → `0`.
+    /// Shortest plain decimal text: no exponent, no trailing zeros, `-0` → `0`. Written straight
+    /// into the string's storage: a byte array built first and then decoded cost two allocations
+    /// and a UTF-8 validation per number.
     static func canonical(_ p: Parts) -> String? {
         if p.digits.isEmpty { return "0" }
         let n = p.digits.count
-        var out: [UInt8] = []
-        if p.negative { out.append(UInt8(ascii: "-")) }
-        if p.exponent >= 0 {
-            guard n + p.exponent <= maxExpandedDigits else { return nil }
-            out.append(contentsOf: p.digits)
-            out.append(contentsOf: repeatElement(48, count: p.exponent))
-        } else {
-            let intCount = n + p.exponent
-            if intCount > 0 {
-                out.append(contentsOf: p.digits[0..<intCount])
-                out.append(UInt8(ascii: "."))
-                out.append(contentsOf: p.digits[intCount...])
-            } else {
-                guard -intCount <= maxExpandedDigits else { return nil }
-                out.append(48)
-                out.append(UInt8(ascii: "."))
-                out.append(contentsOf: repeatElement(48, count: -intCount))
-                out.append(contentsOf: p.digits)
+        let intCount = n + p.exponent
+        // Digits, zeros after them (exponent >= 0), or a point, and zeros before them.
+        let zeros = p.exponent >= 0 ? p.exponent : (intCount > 0 ? 0 : -intCount)
+        guard (p.exponent >= 0 ? n + zeros : zeros) <= maxExpandedDigits else { return nil }
+        let length = (p.negative ? 1 : 0) + n + zeros + (p.exponent >= 0 ? 0 : (intCount > 0 ? 1 : 2))
+        return p.digits.withUnsafeBufferPointer { digits in
+            String(unsafeUninitializedCapacity: length) { out in
+                var k = 0
+                func put(_ b: UInt8) {
+                    out[k] = b
+                    k += 1
+                }
+                if p.negative { put(UInt8(ascii: "-")) }
+                if p.exponent >= 0 {
+                    for d in digits { put(d) }
+                    for _ in 0..<zeros { put(48) }
+                } else if intCount > 0 {
+                    for d in digits[0..<intCount] { put(d) }
+                    put(UInt8(ascii: "."))
+                    for d in digits[intCount...] { put(d) }
+                } else {
+                    put(48)
+                    put(UInt8(ascii: "."))
+                    for _ in 0..<zeros { put(48) }
+                    for d in digits { put(d) }
+                }
+                return k
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Longest number text formd writes: its own strict parser rejects longer numbers
