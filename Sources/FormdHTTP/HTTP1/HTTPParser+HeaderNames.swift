@@ -30,6 +30,17 @@ extension HTTPParser {
         }
     }
 
+    /// Whether none of the eight bytes of `x` is below 0x20 or 0x7F (the bytes the head scan
+    /// stops at). Each test is non-zero exactly when some byte matches.
+    @inline(__always)
+    static func isPlainWord(_ x: UInt64) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (x &- 0x2020_2020_2020_2020) & ~x & high
+        let y = x ^ 0x7F7F_7F7F_7F7F_7F7F
+        let is7F = (y &- 0x0101_0101_0101_0101) & ~y & high
+        return below20 | is7F == 0
+    }
+
     /// The value of `h[from..<end]` when it is one to fifteen ASCII digits, else nil.
     @inline(__always)
     static func digitsValue(_ h: UnsafeBufferPointer<UInt8>, _ from: Int, _ end: Int) -> Int? {

@@ -191,6 +191,14 @@ struct HTTPParser {
         var lineStart = scanLineStart
         var headEnd = -1
         while i < n {
+            // Eight ordinary bytes (no control byte, so no CR or LF) at once, while the limit
+            // is not within them.
+            if i + 8 <= n && i + 8 <= maxHeaderBytes,
+                Self.isPlainWord(UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self))
+            {
+                i += 8
+                continue
+            }
             let b = buf[i]
             if b == 13 {
                 if i + 1 >= n { break }

@@ -27,10 +27,10 @@ extension FormRoutes {
                 startsWithForms(p)
             else { return nil }
             let action: EngineAction
-            let verb = UnsafeBufferPointer(rebasing: p[(p.count - 8)...])
-            if verb.elementsEqual("validate".utf8) {
+            let verb = p.count - 8
+            if bytes(p, at: verb, are: "validate") {
                 action = .validate
-            } else if verb.elementsEqual("evaluate".utf8) {
+            } else if bytes(p, at: verb, are: "evaluate") {
                 action = .evaluate
             } else {
                 return nil
@@ -50,6 +50,13 @@ extension FormRoutes {
             return p.count == 7 || p[7] < 0x80 ? true : nil
         }
         return answer ?? path.hasPrefix("/forms/")
+    }
+
+    /// `p[at...]` starts with `literal` (the caller has checked the length).
+    private static func bytes(_ p: UnsafeBufferPointer<UInt8>, at: Int, are literal: StaticString) -> Bool {
+        let l = literal.utf8Start
+        for i in 0..<literal.utf8CodeUnitCount where p[at + i] != l[i] { return false }
+        return true
     }
 
     /// `p` begins with `/forms` (at least six bytes).
