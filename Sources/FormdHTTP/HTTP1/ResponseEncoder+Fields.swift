@@ -91,17 +91,3 @@ extension ResponseEncoder {
         return false
     }
 }
-
-extension Array where Element == UInt8 {
-    /// Appends a string's UTF-8 bytes in one copy.
-    @inline(__always)
-    mutating func appendUTF8(_ s: String) {
-        var s = s
-        s.withUTF8 { append(contentsOf: $0) }
-    }
-
-    @inline(__always)
-    mutating func appendLiteral(_ s: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-}
