@@ -39,6 +39,8 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     package func contains(_ name: String) -> Bool { self[name] != nil }
 
+    package mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
+
     /// Appends a field (keeps existing fields of the same name).
     package mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
 
@@ -82,6 +84,14 @@ package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 }
 
 extension HTTPHeaders {
+    /// Two Strings (every lookup by name): lengths first, then the bytes in place.
+    @inlinable
+    static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { p in b.withUTF8 { q in equalsIgnoringCase(p, q) } }
+    }
+
     @usableFromInline @inline(__always)
     static func equalsIgnoringCase(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
         for i in 0..<p.count where p[i] != q[i] {

@@ -191,6 +191,14 @@ struct HTTPParser {
         var lineStart = scanLineStart
         var headEnd = -1
         while i < n {
+            // Eight ordinary bytes (no control byte, so no CR or LF) at once, while the limit
+            // is not within them.
+            if i + 8 <= n && i + 8 <= maxHeaderBytes,
+                Self.isPlainWord(UnsafeRawPointer(buf.baseAddress! + i).loadUnaligned(as: UInt64.self))
+            {
+                i += 8
+                continue
+            }
             let b = buf[i]
             if b == 13 {
                 if i + 1 >= n { break }
@@ -253,7 +261,7 @@ struct HTTPParser {
         guard h[sp2 + 6] == 49, h[sp2 + 8] == 48 || h[sp2 + 8] == 49 else { return .version }
         let minor = Int(h[sp2 + 8] - 48)
 
-        let method = string(h, 0, sp1)
+        let method = Self.interned(h, 0, sp1, Self.commonMethods) ?? string(h, 0, sp1)
         let target = string(h, sp1 + 1, sp2)
         let t0 = h[sp1 + 1]
         if t0 == 47 {
@@ -268,6 +276,8 @@ struct HTTPParser {
         }
 
         var headers = HTTPHeaders()
+        // One allocation for the usual handful of fields (appending one by one grows it 1, 2, 4, 8).
+        headers.fields.reserveCapacity(8)
         var contentLength: Int? = nil
         var clTooLarge = false
         var teCodings: [Substring] = []
@@ -276,6 +286,7 @@ struct HTTPParser {
         var connClose = false, connKeepAlive = false
         var expectContinue = false
         var contentEncoding: [Substring] = []
+        var sawAcceptEncoding = false, sawRequestID = false
 
         var p = rlEnd + 2
         let end = h.count - 2  // before the final CRLF
@@ -290,22 +301,30 @@ struct HTTPParser {
             var vs = colon + 1, ve = eol
             while vs < ve, h[vs] == 32 || h[vs] == 9 { vs += 1 }
             while ve > vs, h[ve - 1] == 32 || h[ve - 1] == 9 { ve -= 1 }
-            let name = string(h, p, colon)
-            let value = string(h, vs, ve)
+            let name = Self.interned(h, p, colon, Self.commonNames) ?? string(h, p, colon)
+            let value = Self.interned(h, vs, ve, Self.commonValues) ?? string(h, vs, ve)
             headers.fields.append((name: name, value: value))
+            // The names are compared in the buffer, not as the Strings just made.
             switch colon - p {
-            case 4 where HTTPHeaders.equalsIgnoringCase(name, "host"):
+            case 4 where Self.nameIs(h, p, HeaderName.host):
                 hostCount += 1
                 if !Self.isValidHost(h, vs, ve) { return .badRequest("Invalid Host header.") }
-            case 6 where HTTPHeaders.equalsIgnoringCase(name, "expect"):
+            case 6 where Self.nameIs(h, p, HeaderName.expect):
                 if HTTPHeaders.equalsIgnoringCase(value, "100-continue") { expectContinue = true }
-            case 10 where HTTPHeaders.equalsIgnoringCase(name, "connection"):
+            case 10 where Self.nameIs(h, p, HeaderName.connection):
                 for tok in value.split(separator: ",") {
                     let t = tok.trimmingASCIIWhitespace()
                     if HTTPHeaders.equalsIgnoringCase(t, "close") { connClose = true }
                     else if HTTPHeaders.equalsIgnoringCase(t, "keep-alive") { connKeepAlive = true }
                 }
-            case 14 where HTTPHeaders.equalsIgnoringCase(name, "content-length"):
+            case 14 where Self.nameIs(h, p, HeaderName.contentLength):
+                // The usual value, one to fifteen digits, read in place; lists, padding and
+                // huge values go the long way below.
+                if ve - vs <= 15, let v = Self.digitsValue(h, vs, ve) {
+                    if let c = contentLength, c != v { return .badRequest("Conflicting Content-Length values.") }
+                    contentLength = v
+                    break
+                }
                 for tok in value.split(separator: ",", omittingEmptySubsequences: false) {
                     let t = tok.trimmingASCIIWhitespace()
                     guard !t.isEmpty, t.utf8.allSatisfy(isDigit) else { return .badRequest("Invalid Content-Length.") }
@@ -316,11 +335,15 @@ struct HTTPParser {
                     if let c = contentLength, c != v { return .badRequest("Conflicting Content-Length values.") }
                     contentLength = v
                 }
-            case 16 where HTTPHeaders.equalsIgnoringCase(name, "content-encoding"):
+            case 12 where Self.nameIs(h, p, HeaderName.requestID):
+                sawRequestID = true
+            case 15 where Self.nameIs(h, p, HeaderName.acceptEncoding):
+                sawAcceptEncoding = true
+            case 16 where Self.nameIs(h, p, HeaderName.contentEncoding):
                 for tok in value.split(separator: ",", omittingEmptySubsequences: false) {
                     contentEncoding.append(tok.trimmingASCIIWhitespace())
                 }
-            case 17 where HTTPHeaders.equalsIgnoringCase(name, "transfer-encoding"):
+            case 17 where Self.nameIs(h, p, HeaderName.transferEncoding):
                 hasTE = true
                 for tok in value.split(separator: ",", omittingEmptySubsequences: false) {
                     teCodings.append(tok.trimmingASCIIWhitespace())
@@ -346,7 +369,9 @@ struct HTTPParser {
         }
         if minor == 1 && hostCount != 1 || hostCount > 1 { return .badRequest("Exactly one Host header is required.") }
         if clTooLarge { return .bodyTooLarge }
-        let head = HTTPRequest(method: method, target: target, versionMinor: minor, headers: headers, body: [], requestID: "")
+        var head = HTTPRequest(method: method, target: target, versionMinor: minor, headers: headers, body: [], requestID: "")
+        head.mayHaveAcceptEncoding = sawAcceptEncoding
+        head.mayHaveRequestID = sawRequestID
         // A stream's body is not bounded here: its handler reads it piece by piece and keeps its own limits.
         streaming = claims?(head) ?? false
         if !streaming && (contentLength ?? 0) > maxBodyBytes { return .bodyTooLarge }

@@ -16,6 +16,10 @@ package struct HTTPRequest: Sendable {
     package var body: [UInt8]
     /// The client's `X-Request-Id` when sane (1-128 of `[A-Za-z0-9._:-]`), else a generated id.
     package var requestID: String
+    /// False when the parser saw no `Accept-Encoding` / `X-Request-Id` field: the server then
+    /// skips looking for one. True for a request made any other way.
+    var mayHaveAcceptEncoding = true
+    var mayHaveRequestID = true
 
     package init(method: String, target: String, versionMinor: Int = 1, headers: HTTPHeaders = [:],
                 body: [UInt8] = [], requestID: String = "test") {
@@ -32,7 +36,9 @@ package struct HTTPRequest: Sendable {
 
     static func split(target: String) -> (String, String?) {
         // Origin-form without a query, the common case: the target is the path.
-        if target.utf8.first == UInt8(ascii: "/"), !target.utf8.contains(UInt8(ascii: "?")) { return (target, nil) }
+        var bytes = target
+        let isPath = bytes.withUTF8 { t in t.first == UInt8(ascii: "/") && !t.contains(UInt8(ascii: "?")) }
+        if isPath { return (target, nil) }
         var t = Substring(target)
         if !t.hasPrefix("/"), let colon = t.firstIndex(of: ":"), t[colon...].hasPrefix("://") {
             // absolute-form: drop scheme and authority

@@ -2,12 +2,13 @@
 /// (confined to it): a random prefix, the loop's index and a counter, so ids are unique across
 /// loops and restarts without coordination.
 final class RequestIDs {
-    private let prefix: String
+    /// The random part and the loop's index, in hex, and a `-`.
+    private let prefixBytes: [UInt8]
     private var counter: UInt64 = 0
 
     init(loopIndex: Int) {
         let r = UInt32.random(in: 0...UInt32.max) & 0xFFFFFF
-        prefix = String(r, radix: 16) + String(loopIndex, radix: 16) + "-"
+        prefixBytes = Array((String(r, radix: 16) + String(loopIndex, radix: 16) + "-").utf8)
     }
 
     /// The client's id when sane (1-128 of `[A-Za-z0-9._:-]`), else a new one. Generated ids
@@ -19,8 +20,23 @@ final class RequestIDs {
 
     func next() -> String {
         counter &+= 1
-        return prefix + String(counter, radix: 16)
+        // The prefix and the counter in lowercase hex, written in one go (String(_:radix:) and a
+        // concatenation cost several times as much).
+        var digits = 1
+        while digits < 16 && counter >> (4 * UInt64(digits)) != 0 { digits += 1 }
+        let count = prefixBytes.count + digits
+        return String(unsafeUninitializedCapacity: count) { out in
+            for i in 0..<prefixBytes.count { out[i] = prefixBytes[i] }
+            var v = counter
+            for i in stride(from: count - 1, through: prefixBytes.count, by: -1) {
+                out[i] = Self.hexDigits[Int(v & 15)]
+                v >>= 4
+            }
+            return count
+        }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private func isSaneID(_ v: String) -> Bool {
         let u = v.utf8

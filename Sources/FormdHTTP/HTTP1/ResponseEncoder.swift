@@ -18,7 +18,13 @@ struct ResponseContext {
 /// Serializes responses into a byte buffer. One per I/O loop (confined to it): it owns the
 /// per-second `Date` cache and a reusable zlib deflater.
 final class ResponseEncoder {
-    private let serverName: [UInt8]
+    /// `Server: <name>` CRLF.
+    private let serverLine: [UInt8]
+    /// Where heads are written before they are appended to the output (`HeadWriter`).
+    private var scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
+    private var scratchCapacity = 1024
+    /// Status lines by `status - 100` (empty until first used).
+    private var statusLines = [[UInt8]](repeating: [], count: 500)
     private let compressionMinBytes: Int
     private var dateSecond = -1
     private var dateLine: [UInt8] = []
@@ -26,8 +32,10 @@ final class ResponseEncoder {
     /// Gzipped bodies by `HTTPResponse.compressionKey`, shared by the server's loops.
     var gzipCache: GzipCache?
 
+    deinit { scratch.deallocate() }
+
     init(serverName: String, compressionMinBytes: Int) {
-        self.serverName = Array(serverName.utf8)
+        self.serverLine = Array("Server: \(serverName)\r\n".utf8)
         self.compressionMinBytes = compressionMinBytes
     }
 
@@ -95,62 +103,58 @@ final class ResponseEncoder {
         _ response: HTTPResponse, status: Int, gzipped: Bool, length: Int?, chunked: Bool, _ ctx: ResponseContext,
         into out: inout [UInt8]
     ) {
-        out.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendInt(status, &out)
-        out.append(32)
-        out.append(contentsOf: HTTPStatus.reason(status).utf8)
-        out.append(contentsOf: "\r\n".utf8)
+        var w = HeadWriter(base: scratch, capacity: scratchCapacity)
+        defer { (scratch, scratchCapacity) = (w.base, w.capacity) }
+        writeStatusLine(status, &w)
         var hasServer = false
         var hasVary = false
         for (name, value) in response.headers.fields {
-            switch name.utf8.count {
-            case 4 where HTTPHeaders.equalsIgnoringCase(name, "date"): continue
-            case 4 where HTTPHeaders.equalsIgnoringCase(name, "vary"): hasVary = true
-            case 6 where HTTPHeaders.equalsIgnoringCase(name, "server"): hasServer = true
-            case 10 where HTTPHeaders.equalsIgnoringCase(name, "connection"): continue
-            case 12 where HTTPHeaders.equalsIgnoringCase(name, "x-request-id"): continue
-            case 14 where HTTPHeaders.equalsIgnoringCase(name, "content-length"): continue
-            case 17 where HTTPHeaders.equalsIgnoringCase(name, "transfer-encoding"): continue
-            default: break
+            var name = name, value = value
+            name.withUTF8 { n in
+                value.withUTF8 { v in
+                    Self.writeField(n, v, gzipped: gzipped, hasServer: &hasServer, hasVary: &hasVary, &w)
+                }
             }
-            // never let a handler inject a line break into the head
-            if name.utf8.contains(where: { $0 < 0x20 }) || value.utf8.contains(where: { $0 < 0x20 && $0 != 9 }) { continue }
-            out.append(contentsOf: name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            if hasVary && gzipped && HTTPHeaders.equalsIgnoringCase(name, "vary") {
-                out.append(contentsOf: value.utf8)
-                out.append(contentsOf: ", Accept-Encoding".utf8)
-            } else {
-                out.append(contentsOf: value.utf8)
-            }
-            out.append(contentsOf: "\r\n".utf8)
         }
         if gzipped {
-            out.append(contentsOf: "Content-Encoding: gzip\r\n".utf8)
-            if !hasVary { out.append(contentsOf: "Vary: Accept-Encoding\r\n".utf8) }
+            w.write("Content-Encoding: gzip\r\n")
+            if !hasVary { w.write("Vary: Accept-Encoding\r\n") }
         }
         if let length {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            appendInt(length, &out)
-            out.append(contentsOf: "\r\n".utf8)
+            w.write("Content-Length: ")
+            w.writeDecimal(length)
+            w.write("\r\n")
         } else if chunked {
-            out.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
+            w.write("Transfer-Encoding: chunked\r\n")
         }
-        out.append(contentsOf: dateLine)
-        if !hasServer {
-            out.append(contentsOf: "Server: ".utf8)
-            out.append(contentsOf: serverName)
-            out.append(contentsOf: "\r\n".utf8)
-        }
-        out.append(contentsOf: "X-Request-Id: ".utf8)
-        out.append(contentsOf: ctx.requestID.utf8)
-        out.append(contentsOf: "\r\n".utf8)
+        w.write(dateLine)
+        if !hasServer { w.write(serverLine) }
+        w.write("X-Request-Id: ")
+        w.write(ctx.requestID)
+        w.write("\r\n")
         if ctx.close {
-            out.append(contentsOf: "Connection: close\r\n".utf8)
+            w.write("Connection: close\r\n")
         } else if ctx.versionMinor == 0 {
-            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            w.write("Connection: keep-alive\r\n")
         }
-        out.append(contentsOf: "\r\n".utf8)
+        w.write("\r\n")
+        out.append(contentsOf: w.bytes)
+    }
+
+    /// `HTTP/1.1 <status> <reason>` CRLF, made once per status and kept (the loop's own table).
+    @inline(__always)
+    private func writeStatusLine(_ status: Int, _ w: inout HeadWriter) {
+        let slot = status - 100
+        if slot >= 0 && slot < statusLines.count {
+            if statusLines[slot].isEmpty { statusLines[slot] = Self.statusLine(status) }
+            w.write(statusLines[slot])
+        } else {
+            w.write(Self.statusLine(status))
+        }
+    }
+
+    private static func statusLine(_ status: Int) -> [UInt8] {
+        Array("HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\n".utf8)
     }
 
     /// The head of a streamed answer (`HTTPStreamOpening.stream`): chunked for HTTP/1.1, unframed
@@ -179,7 +183,7 @@ final class ResponseEncoder {
     static func appendLastChunk(trailers: HTTPHeaders, into out: inout [UInt8]) {
         out.append(contentsOf: "0\r\n".utf8)
         for (name, value) in trailers.fields {
-            if name.utf8.contains(where: { $0 < 0x20 }) || value.utf8.contains(where: { $0 < 0x20 && $0 != 9 }) { continue }
+            if !isCleanName(name) || !isCleanValue(value) { continue }
             out.append(contentsOf: name.utf8)
             out.append(contentsOf: ": ".utf8)
             out.append(contentsOf: value.utf8)
@@ -191,18 +195,6 @@ final class ResponseEncoder {
     private static func appendHex(_ v: Int, _ out: inout [UInt8]) {
         let digits = Array(String(v, radix: 16).utf8)
         out.append(contentsOf: digits)
-    }
-
-    private func appendInt(_ v: Int, _ out: inout [UInt8]) {
-        if v < 10 { out.append(UInt8(48 + v)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = v, k = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            while n > 0 { d[k] = UInt8(48 + n % 10); n /= 10; k += 1 }
-            while k > 0 { k -= 1; out.append(d[k]) }
-        }
     }
 }
 

@@ -160,9 +160,9 @@ final class Connection: @unchecked Sendable {
             case .sendContinue:
                 loop.writeStaging.append(contentsOf: ResponseEncoder.continueBytes)
             case .request(var request, let keepAlive):
-                request.requestID = loop.requestIDs.id(from: request.headers)
+                request.requestID = request.mayHaveRequestID ? loop.requestIDs.id(from: request.headers) : loop.requestIDs.next()
                 var ctx = ResponseContext(isHead: request.method == "HEAD", versionMinor: request.versionMinor,
-                                          acceptEncoding: request.headers.list("accept-encoding"),
+                                          acceptEncoding: request.mayHaveAcceptEncoding ? request.headers.list("accept-encoding") : nil,
                                           requestID: request.requestID, close: !keepAlive)
                 let inline: Bool
                 switch config.handlerMode {

@@ -1,11 +1,18 @@
 import Dispatch
 
 /// A request on its way to the worker pool: what the worker needs to answer it and the loop
-/// needs to send the answer.
-struct PoolJob: @unchecked Sendable {
+/// needs to send the answer. A class: the job goes through a batch, the worker's closure and the
+/// answers handed back, and each copy of a struct retained every string and array of the request.
+final class PoolJob: @unchecked Sendable {
     let connection: Connection
     let request: HTTPRequest
     let context: ResponseContext
+
+    init(connection: Connection, request: HTTPRequest, context: ResponseContext) {
+        self.connection = connection
+        self.request = request
+        self.context = context
+    }
 }
 
 /// Hand-off to the worker pool, in batches. The epoll loop collects the pool requests of one

@@ -149,8 +149,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func runTasks() {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &drain, 64) > 0 {}
+        // One read empties the pipe: `execute` writes a byte only when no wake is pending, so
+        // at most one is in it until `wakePending` is cleared below.
+        var drain: UInt64 = 0
+        _ = read(wakeRead, &drain, 8)
         lock.lock()
         let batch = tasks
         tasks.removeAll()

@@ -8,6 +8,8 @@ enum MediaType {
     /// spaces and tabs trimmed; a media type is ASCII, and anything else matches no type formd
     /// accepts either way.
     static func essence(_ header: String) -> String {
+        // What nearly every submission sends: the same string back, no copy.
+        if header == "application/json" { return header }
         var bytes = Array(header.utf8.prefix { $0 != UInt8(ascii: ";") })
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
         let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex

@@ -19,9 +19,11 @@ extension FormRoutes: HTTPStreamingHandler {
     /// so it compares bytes (`hasSuffix` on a `String` compares characters).
     package func streams(_ request: HTTPRequest) -> Bool {
         guard request.method == "POST" else { return false }
-        let path = request.path.utf8
-        return path.count > Self.batchSuffix.count && path.starts(with: "/forms/".utf8)
-            && path.reversed().starts(with: Self.batchSuffix.reversed())
+        var path = request.path
+        return path.withUTF8 { p in
+            p.count > Self.batchSuffix.count && p[6] == UInt8(ascii: "/") && Self.startsWithForms(p)
+                && Self.batchSuffix.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: p[(p.count - $0.count)...]).elementsEqual($0) }
+        }
     }
 
     static let batchSuffix = Array("/validate/batch".utf8)

@@ -160,10 +160,14 @@ extension FormRoutes {
     }
 
     static func stateResponse(_ body: [UInt8], status: Int, locale: SupportedLocale) -> HTTPResponse {
-        var r = HTTPResponse.json(body, status: status)
-        r.headers.set("Content-Language", locale.rawValue)
-        r.headers.set("Vary", "Accept-Language")
-        return r
+        // Built in one array with room for the route's digest field: no copy of the shared JSON
+        // field list, no growth.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(4)
+        headers.add("Content-Type", "application/json")
+        headers.add("Content-Language", locale.rawValue)
+        headers.add("Vary", "Accept-Language")
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 
     /// `If-Match` with `*` or a list of ETags, strong comparison; no match → 412.

@@ -94,7 +94,7 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     /// microseconds, so it stays on the I/O loop; validate and evaluate go to the worker pool.
     package func runsOnIOLoop(_ request: HTTPRequest) -> Bool {
         let path = request.path
-        if path.hasPrefix("/forms/") {
+        if Self.hasFormsPrefix(path) {
             // Validate and evaluate, and a form's submission schema (built per request), are a
             // worker's job; a definition is cheap once compiled, compiling one is a worker's job.
             if request.method == "POST" || path.hasSuffix("/schema") { return false }
@@ -124,6 +124,7 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
     func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
         let path = request.path
         let method = request.method
+        if let (id, action) = Self.engineTarget(path) { return engine(id, action, request) }
         let isGet = method == "GET" || method == "HEAD"
         switch path {
         case "/healthz":
@@ -167,17 +168,7 @@ package final class FormRoutes: HTTPHandler, @unchecked Sendable {
             guard isGet else { return ("/forms/{id}/schema", Self.notAllowed("GET, HEAD")) }
             return ("/forms/{id}/schema", submissionSchema(String(parts[0]), request))
         case 2 where parts[1] == "validate" || parts[1] == "evaluate":
-            let template = "/forms/{id}/\(parts[1])"
-            guard method == "POST" else { return (template, Self.notAllowed("POST")) }
-            // The version asked for (If-Match, ?version=): current, kept, or a 412; never another.
-            switch select(String(parts[0]), request) {
-            case .problem(let problem): return (template, problem)
-            case .form(let s):
-                let r = parts[1] == "validate" ? validate(s.form, request, current: s.current, versionChecked: true)
-                    : evaluate(s.form, request, current: s.current, versionChecked: true)
-                let digest = registry.formsDigest().value
-                return (template, r.finally { $0.headers.set(Self.digestHeader, digest) })
-            }
+            return engine(String(parts[0]), parts[1] == "validate" ? .validate : .evaluate, request)
         case 2 where parts[1] == "versions":
             guard isGet else { return ("/forms/{id}/versions", Self.notAllowed("GET, HEAD")) }
             return ("/forms/{id}/versions", listVersions(String(parts[0])))
