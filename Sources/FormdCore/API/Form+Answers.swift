@@ -57,13 +57,18 @@ extension Form {
     /// the same errors), faster for this form: keys written as its field ids are not decoded
     /// again but shared with the form.
     public func values(json bytes: [UInt8]) throws(JSONParseError) -> FormValues {
-        let document = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
-            try JSONParser.parse(buffer: buffer, options: .submission, keyHints: loaded.plan.staticSlotMap.submissionKeys)
-        }
-        guard case .object(let o) = document.root else {
+        guard case .object(let o) = try submission(json: bytes) else {
             throw JSONParseError(message: "expected a JSON object", line: 1, column: 1, offset: 0)
         }
         return o
+    }
+
+    /// A request body decoded as `JSONValue(json:)` decodes it, with the form's ids as key hints
+    /// (`values(json:)`); the server tells a body that is not an object apart itself.
+    package func submission(json bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+            try JSONParser.parse(buffer: buffer, options: .submission, keyHints: loaded.plan.staticSlotMap.submissionKeys).root
+        }
     }
 
     /// The validate answer for `values` (a decoded submission: flat keys, or repeating sections

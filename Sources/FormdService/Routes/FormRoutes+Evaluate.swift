@@ -10,7 +10,7 @@ extension FormRoutes {
         if !versionChecked, let failed = preconditionFailed(form, request) { return failed }
         let values: FormValues
         var isFormPost = false
-        switch decodeBody(request) {
+        switch decodeBody(request, for: form) {
         case .failure(let problem): return problem.response
         case .success(.object(let o)): values = o
         case .success(.form(let pairs)):
@@ -89,7 +89,7 @@ extension FormRoutes {
         var values = FormValues()
         var changed: [String] = []
         var previous = PreviousState.notSent
-        switch decodeBody(request) {
+        switch decodeBody(request, for: form) {
         case .failure(let problem): return problem.response
         case .success(.none): break
         case .success(.form(let pairs)):
@@ -190,7 +190,9 @@ extension FormRoutes {
     }
 
     /// JSON (also without a Content-Type) or an HTML form post; anything else is 415.
-    func decodeBody(_ request: HTTPRequest) -> Result<Body, HTTPError> {
+    /// `form`'s field ids are the JSON decoder's key hints (`Form.submission(json:)`): the same
+    /// values and errors, fewer strings made.
+    func decodeBody(_ request: HTTPRequest, for form: Form) -> Result<Body, HTTPError> {
         let type = request.headers["Content-Type"].map(MediaType.essence) ?? "application/json"
         if type == "application/x-www-form-urlencoded" {
             return FormURLEncoding.decode(request.body).map { .form($0) }
@@ -206,8 +208,7 @@ extension FormRoutes {
         }
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(.none) }
         do {
-            let doc = try JSONParser.parse(request.body, options: .submission)
-            if case .object(let o) = doc.root { return .success(.object(o)) }
+            if case .object(let o) = try form.submission(json: request.body) { return .success(.object(o)) }
             return .success(.other)
         } catch {
             return .failure(
