@@ -11,7 +11,7 @@ src="$root/Sources/FormdHTTP"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name formd \
   -module-name FuzzHTTPParser \
   -I "$root/Sources/CZlib" -lz \
-  "$src/HTTP1/HTTPParser.swift" "$src/HTTP1/HTTPRequest.swift" "$src/HTTP1/HTTPHeaders.swift" \
+  "$src/HTTP1/HTTPParser.swift" "$src/HTTP1/HTTPParser+HeaderNames.swift" "$src/HTTP1/HTTPRequest.swift" "$src/HTTP1/HTTPHeaders.swift" \
   "$src/HTTP1/HTTPResponse.swift" "$src/Server/DeferredResponse.swift" "$src/HTTP1/HTTPError.swift" "$src/HTTP1/HTTPStatus.swift" "$src/Compression/Gzip.swift" "$here/HTTPParser/main.swift" \
   -o "$out/http-parser-fuzzer"
 if [[ "${1:-}" == "--replay" ]]; then

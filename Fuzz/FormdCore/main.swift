@@ -63,9 +63,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             else { return 0 }
             var w = JSONWriter()
             if mode == .validate {
-                e.validateResponse(form: "fuzz", version: "\"v\"", into: &w)
+                e.validateResponse(head: fixedForm.answerHead, into: &w)
             } else {
-                e.evaluateResponse(form: "fuzz", version: "\"v\"", into: &w)
+                e.evaluateResponse(head: fixedForm.answerHead, form: fixedForm.id, version: fixedForm.version, into: &w)
             }
             // What formd writes must always be strict JSON.
             if (try? JSONParser.parse(w.bytes, options: .submission)) == nil { fatalError("response is not strict JSON") }
