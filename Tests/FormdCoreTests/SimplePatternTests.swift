@@ -33,6 +33,34 @@ import Testing
         for p in Self.outsideTheSubset { #expect(SimplePattern(p) == nil, "\(p)") }
     }
 
+    /// The per-byte class table covers up to 63 distinct sets; a pattern with more reads each
+    /// set on its own. Both must answer as the engine does, and neither may take non-ASCII text.
+    @Test func manyClassesAnswerAsTheEngineDoes() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        var pairs: [String] = []
+        for i in letters.indices { for j in letters.indices where j > i { pairs.append("[\(letters[i])\(letters[j])]") } }
+        var rng = SplitMix64(state: 7)
+        var compared = 0
+        for count in [3, 63, 64, 90] {
+            let source = "^(?:" + pairs.prefix(count).joined(separator: "|") + ")*$"
+            let simple = try #require(SimplePattern(source))
+            #expect(simple.classes.count == count)
+            #expect(simple.classTable.isEmpty == (count >= 64))
+            let engine = try FormatPattern(source, engine: .preferred, fastPath: false)
+            for _ in 0..<300 {
+                let text = (0..<rng.below(12)).map { _ in rng.pick(["a", "b", "c", "e", "k", "z", "Q", "1", "é", "-"]) }.joined()
+                let want = engine.evaluate(text)
+                if text.utf8.contains(where: { $0 >= 128 }) {
+                    #expect(simple.matches(text) == nil, "\(text)")
+                } else if want != .timedOut {  // the engine's step budget: nothing to compare with
+                    compared += 1
+                    #expect(simple.matches(text).map { $0 ? FormatPattern.Outcome.match : .noMatch } == want, "\(count): \(text)")
+                }
+            }
+        }
+        #expect(compared > 400)
+    }
+
     @Test(arguments: FormatEngine.allCases)
     func answersAsTheEngineDoes(engine kind: FormatEngine) throws {
         var rng = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)
@@ -95,7 +123,7 @@ import Testing
         var spread = 3
         repeat {
             var body: [UInt8] = []
-            emit(p.nodes, &body, &rng, spread: spread)
+            emit(p.nodes, p.classes, &body, &rng, spread: spread)
             if body.count >= length || spread > 200 { bytes += body; break }
             spread *= 2
         } while true
@@ -110,16 +138,18 @@ import Testing
         return s
     }
 
-    static func emit(_ nodes: [SimplePattern.Node], _ bytes: inout [UInt8], _ rng: inout SplitMix64, spread: Int) {
+    static func emit(
+        _ nodes: [SimplePattern.Node], _ classes: [SimplePattern.Element], _ bytes: inout [UInt8], _ rng: inout SplitMix64, spread: Int
+    ) {
         for node in nodes {
             switch node {
-            case .run(let e, let min, let max):
-                let members = (0..<128).map(UInt8.init).filter { e.contains($0) }
+            case .run(let c, let min, let max):
+                let members = (0..<128).map(UInt8.init).filter { classes[c].contains($0) }
                 let times = Swift.min(min + rng.below(spread), max)
                 for _ in 0..<times { bytes.append(rng.pick(members)) }
             case .group(let alternatives, let min, let max):
                 let times = Swift.min(min + rng.below(spread - 1), max)
-                for _ in 0..<times { emit(rng.pick(alternatives), &bytes, &rng, spread: spread) }
+                for _ in 0..<times { emit(rng.pick(alternatives), classes, &bytes, &rng, spread: spread) }
             }
         }
     }

@@ -30,8 +30,9 @@ struct SimplePattern: Sendable {
     /// Not `indirect`: a group holds its alternatives in arrays already, and a boxed node was
     /// retained and released each time a check visited it.
     enum Node: Sendable {
-        /// `min`...`max` characters of a set in a row (`max`: Int.max when unbounded).
-        case run(Element, min: Int, max: Int)
+        /// `min`...`max` characters of a set in a row (`max`: Int.max when unbounded); the set
+        /// is `classes[class]`.
+        case run(class: Int, min: Int, max: Int)
         /// A group: one of `alternatives` (each a sequence), `min`...`max` times.
         case group([[Node]], min: Int, max: Int)
 
@@ -45,6 +46,12 @@ struct SimplePattern: Sendable {
     }
 
     let nodes: [Node]
+    /// The distinct sets of the pattern's runs.
+    let classes: [Element]
+    /// Per ASCII byte, bit c set when `classes[c]` holds it; 128 more entries of `nonASCII` (no
+    /// class holds those, and the text goes to ICU). Empty past 63 classes.
+    let classTable: [UInt64]
+    static let nonASCII: UInt64 = 1 << 63
     let anchoredStart: Bool
     let anchoredEnd: Bool
 
@@ -65,18 +72,29 @@ struct SimplePattern: Sendable {
         var parser = Parser(p: p)
         guard let nodes = parser.sequence(depth: 0), parser.i == p.count, !nodes.isEmpty else { return nil }
         self.nodes = nodes
+        classes = parser.classes
+        if classes.count < 64 {
+            var table = [UInt64](repeating: 0, count: 256)
+            for b in 0..<256 {
+                if b >= 128 { table[b] = Self.nonASCII; continue }
+                for (c, e) in classes.enumerated() where e.contains(UInt8(b)) { table[b] |= 1 << UInt64(c) }
+            }
+            classTable = table
+        } else {
+            classTable = []
+        }
     }
 
     /// Whether `text` matches; nil when the text is not ASCII or has 64 bytes or more (ICU decides).
     func matches(_ text: String) -> Bool? {
         let fast: Bool?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            guard bytes.count < 64, bytes.allSatisfy({ $0 < 128 }) else { return nil }
+            guard bytes.count < 64 else { return nil }
             return matches(bytes)
         }
         if let fast { return fast }
         var text = text
         return text.withUTF8 { bytes -> Bool? in
-            guard bytes.count < 64, bytes.allSatisfy({ $0 < 128 }) else { return nil }
+            guard bytes.count < 64 else { return nil }
             return matches(bytes)
         }
     }
@@ -84,10 +102,40 @@ struct SimplePattern: Sendable {
     /// The positions reachable so far are a bit mask (bit q: text position q), so each element
     /// costs a few word operations per character. A repeated group settles within 65 rounds:
     /// nothing inside it repeats, so each round either consumes a character or only adds positions.
-    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    ///
+    /// Which positions hold a byte of each class is worked out first, in one pass over the text
+    /// for all classes (`classTable`): a pass per run of the pattern read every byte again.
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         let n = bytes.count
         let all: UInt64 = n == 63 ? .max : (1 << UInt64(n + 1)) - 1
-        let end = Self.apply(nodes, to: anchoredStart ? 1 : all, bytes)
+        let start = anchoredStart ? 1 : all
+        let end: UInt64? = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: classes.count) { masks -> UInt64? in
+            masks.initialize(repeating: 0)
+            if classTable.isEmpty {
+                guard bytes.allSatisfy({ $0 < 128 }) else { return nil }
+                for c in classes.indices {
+                    var m: UInt64 = 0
+                    for (p, b) in bytes.enumerated() where classes[c].contains(b) { m |= 1 &<< UInt64(p) }  // p < 63
+                    masks[c] = m
+                }
+            } else {
+                let ok = classTable.withUnsafeBufferPointer { table -> Bool in
+                    for p in 0..<n {
+                        var m = table[Int(bytes[p])]
+                        if m & Self.nonASCII != 0 { return false }
+                        let bit: UInt64 = 1 &<< UInt64(p)
+                        while m != 0 {
+                            masks[m.trailingZeroBitCount] |= bit
+                            m &= m &- 1
+                        }
+                    }
+                    return true
+                }
+                guard ok else { return nil }
+            }
+            return Self.apply(nodes, to: start, UnsafeBufferPointer(masks))
+        }
+        guard let end else { return nil }
         if !anchoredEnd { return end != 0 }
         // `$`: at the end, or before one final line terminator (`\r\n` counts as one).
         if end >> UInt64(n) & 1 != 0 { return true }
@@ -96,21 +144,20 @@ struct SimplePattern: Sendable {
         return n >= 2 && bytes[n - 2] == 13 && bytes[n - 1] == 10 && end >> UInt64(n - 2) & 1 != 0
     }
 
-    private static func apply(_ seq: [Node], to start: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func apply(_ seq: [Node], to start: UInt64, _ masks: UnsafeBufferPointer<UInt64>) -> UInt64 {
         var reach = start
         for node in seq {
-            reach = apply(node, to: reach, bytes)
+            reach = apply(node, to: reach, masks)
             if reach == 0 { return 0 }
         }
         return reach
     }
 
-    private static func apply(_ node: Node, to reach: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func apply(_ node: Node, to reach: UInt64, _ masks: UnsafeBufferPointer<UInt64>) -> UInt64 {
         switch node {
-        case .run(let e, let min, let max):
+        case .run(let c, let min, let max):
             // in: bit p set when byte p is in the set; one step moves every position on by one
-            var inSet: UInt64 = 0
-            for (p, b) in bytes.enumerated() where e.contains(b) { inSet |= 1 &<< UInt64(p) }  // p < 63
+            let inSet = masks[c]
             var current = reach
             if max == .max {
                 // `min` steps, then every position the run can go on to, at once: adding a
@@ -142,7 +189,7 @@ struct SimplePattern: Sendable {
             while round < max {
                 round += 1
                 var next: UInt64 = 0
-                for alt in alternatives { next |= apply(alt, to: current, bytes) }
+                for alt in alternatives { next |= apply(alt, to: current, masks) }
                 if next == 0 { break }
                 // A round that changes nothing: every later one gives the same (`(a?){9999}`).
                 if round < min && next == current { result |= next; break }
@@ -166,6 +213,16 @@ struct SimplePattern: Sendable {
     struct Parser {
         let p: [UInt8]
         var i = 0
+        /// The distinct sets of the runs read so far (`Node.run`'s class).
+        var classes: [Element] = []
+
+        init(p: [UInt8]) { self.p = p }
+
+        mutating func classIndex(_ e: Element) -> Int {
+            if let k = classes.firstIndex(where: { $0.lo == e.lo && $0.hi == e.hi }) { return k }
+            classes.append(e)
+            return classes.count - 1
+        }
 
         /// A sequence up to the end, `)` or `|`. Top-level `|` is ICU's (it splits the anchors).
         mutating func sequence(depth: Int) -> [Node]? {
@@ -212,11 +269,11 @@ struct SimplePattern: Sendable {
                         set.add(c)
                         i += 1
                     }
-                    node = .run(set.element(), min: 1, max: 1)
+                    node = .run(class: classIndex(set.element()), min: 1, max: 1)
                 }
                 guard let (min, max) = quantifier() else { return nil }
                 switch node {
-                case .run(let e, _, _): node = .run(e, min: min, max: max)
+                case .run(let e, _, _): node = .run(class: e, min: min, max: max)
                 case .group(let a, _, _):
                     // A repeated group that repeats inside (`(a+)+`, `(.*a){12}`) is the shape
                     // whose backtracking explodes; it stays with ICU and its step budget, so that
