@@ -1,4 +1,5 @@
 import Foundation
+import FormdTestSupport
 import Testing
 @testable import FormdCore
 
@@ -188,5 +189,37 @@ import Testing
         for text in ["00:00:00", "23:59:59"] {
             #expect(CalendarValue(text, as: .time)?.canonical == text)
         }
+    }
+
+    /// The shortcut for canonical dates (coercion keeps them as sent; two of them compare as
+    /// text) against building the values: the same verdicts, the same order.
+    @Test func canonicalDateShortcutAgreesWithTheParser() {
+        var rng = SplitMix64(state: 2026)
+        let digits = Array("0123456789")
+        func date() -> String {
+            switch rng.below(4) {
+            case 0:  // any digits in the shape: many invalid months and days
+                var text = ""
+                for i in 0..<10 { text.append(i == 4 || i == 7 ? "-" : digits[rng.below(10)]) }
+                return text
+            case 1:  // near the shape: other lengths and separators
+                var text = ""
+                for _ in 0..<(8 + rng.below(5)) { text.append(rng.pick(Array("0123456789-/T "))) }
+                return text
+            default:  // valid dates, leap days included
+                let y = rng.below(10_000), m = 1 + rng.below(12), d = 1 + rng.below(CivilCalendar.daysInMonth(y, m) + 1)
+                return String(format: "%04d-%02d-%02d", y, m, d)
+            }
+        }
+        var canonical = 0
+        for _ in 0..<20_000 {
+            let a = date(), b = date()
+            let x = CalendarValue(a, as: .date), y = CalendarValue(b, as: .date)
+            #expect(CalendarValue.isCanonicalDate(a) == (x?.canonical == a), "\(a)")
+            if CalendarValue.isCanonicalDate(a) { canonical += 1 }
+            let want: Int? = if let x, let y { x.instant < y.instant ? -1 : x.instant > y.instant ? 1 : 0 } else { nil }
+            #expect(CalendarValue.order(a, b, as: .date) == want, "\(a) \(b)")
+        }
+        #expect(canonical > 5_000)
     }
 }

@@ -143,7 +143,7 @@ import Testing
         let clock = ContinuousClock()
         var e: Evaluation?
         let elapsed = try clock.measure { e = try Engine.evaluation(form, values, mode: .validate) }
-        let evaluation = try #require(e)
+        guard let evaluation = e.take() else { Issue.record("no evaluation"); return }
         #expect(evaluation.errors.count == 40)
         #expect(evaluation.errors.allSatisfy { $0.code == .format })
         #expect(evaluation.formatTimeouts == 40)

@@ -68,7 +68,7 @@ import Testing
         }
 
         /// What an evaluate answer says, with the section membership of the evaluation's slotMap.
-        init(answer: JSONValue, evaluation e: Evaluation) {
+        init(answer: JSONValue, evaluation e: borrowing Evaluation) {
             let errors = answer["errors"]?.arrayValue ?? []
             func errorsOf(_ key: String, _ id: String) -> JSONValue { .array(errors.filter { $0[key]?.stringValue == id }) }
             formErrors = .array(errors.filter { $0["field"] == nil && $0["section"] == nil })
@@ -116,7 +116,7 @@ import Testing
         }
     }
 
-    static func answer(_ e: Evaluation, _ form: LoadedForm, previous: StateSnapshot) -> JSONValue {
+    static func answer(_ e: borrowing Evaluation, _ form: LoadedForm, previous: StateSnapshot) -> JSONValue {
         var w = JSONWriter()
         e.evaluateResponse(head: form.answerHead, form: form.id, version: form.version, previous: previous, into: &w)
         return try! JSONParser.parse(w.bytes).root

@@ -128,7 +128,7 @@ extension Form {
 }
 
 extension FormAnswer {
-    init(_ e: Evaluation, json: [UInt8]) {
+    init(_ e: borrowing Evaluation, json: [UInt8]) {
         self.json = json
         isValid = e.isValid
         locale = e.options.locale

@@ -137,7 +137,7 @@ public struct FormState: Sendable, Equatable {
 }
 
 extension FormState {
-    init(_ e: Evaluation, form: Form, mode: Mode) {
+    init(_ e: borrowing Evaluation, form: Form, mode: Mode) {
         self.mode = mode
         self.form = form.id
         self.version = form.version

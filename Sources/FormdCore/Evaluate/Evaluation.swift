@@ -2,7 +2,7 @@
 ///
 /// Arrays are indexed by field slot (`SlotMap.fields`) or section slot (`SlotMap.sections`); the
 /// settle loop swaps whole flag arrays, so a round costs O(fields + targets).
-package struct Evaluation: Sendable {
+package struct Evaluation: ~Copyable, Sendable {
     package enum Mode: Sendable { case validate, evaluate }
 
     package enum DropReason: String, Sendable {

@@ -121,6 +121,8 @@ package struct CalendarValue: Sendable, Hashable, Comparable, CustomStringConver
     /// compared as strings (`…00Z` sorts after `…00.500Z`).
     /// -1, 0 or 1 (as `DecimalText.compare`).
     package static func order(_ a: String, _ b: String, as kind: CalendarKind) -> Int? {
+        // Two canonical dates (what coerced `date` fields hold) sort as their text does.
+        if kind == .date, isCanonicalDate(a), isCanonicalDate(b) { return a < b ? -1 : a > b ? 1 : 0 }
         guard let x = CalendarValue(a, as: kind), let y = CalendarValue(b, as: kind) else { return nil }
         return x.instant < y.instant ? -1 : x.instant > y.instant ? 1 : 0
     }
@@ -133,5 +135,25 @@ extension CalendarKind {
         case .dateTime: 1
         case .time: 2
         }
+    }
+}
+
+extension CalendarValue {
+    /// Whether `text` is a valid date written exactly as its canonical form, `YYYY-MM-DD`
+    /// (`CalendarParser`'s ranges): coercion then keeps the text as sent, and two such dates
+    /// compare as text, with no value built for either.
+    static func isCanonicalDate(_ text: String) -> Bool {
+        guard text.utf8.count == 10 else { return false }
+        // Not contiguous (bridged text): the parser decides.
+        return text.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
+            var y = 0, m = 0, d = 0
+            for i in 0..<10 where i != 4 && i != 7 {
+                let digit = b[i] &- 48
+                guard digit < 10 else { return false }
+                if i < 4 { y = y * 10 + Int(digit) } else if i < 7 { m = m * 10 + Int(digit) } else { d = d * 10 + Int(digit) }
+            }
+            return (1...12).contains(m) && d >= 1 && d <= CivilCalendar.daysInMonth(y, m)
+        } ?? false
     }
 }

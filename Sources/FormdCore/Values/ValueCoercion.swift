@@ -82,6 +82,7 @@ struct ValueCoercer: Sendable {
         case .multiSelect:
             return Self.matchOptions([.string(s)], options)
         case .date:
+            if CalendarValue.isCanonicalDate(s) { return asSent ? .asSent : .value(.string(s)) }
             return calendar(s, .date)
         case .dateTime:
             return calendar(s, .dateTime)

@@ -3,7 +3,7 @@
 /// from the wire). Both conform; `AnswerWriter` is the one place that knows the answer's keys and
 /// their order (API reference §4-§5). The writer is generic, so each conformance is specialized
 /// and its closures inlined: no intermediate tree, no boxing.
-protocol AnswerContent {
+protocol AnswerContent: ~Copyable {
     var answerMode: AnswerMode { get }
     var answerIsValid: Bool { get }
     /// `values`: visible fields with a value, in definition order (secret fields never).
@@ -57,7 +57,7 @@ enum AnswerWriter {
 
     @inline(__always)
     static func write(
-        _ c: some AnswerContent, head: [UInt8], into w: inout JSONWriter,
+        _ c: borrowing some AnswerContent & ~Copyable, head: [UInt8], into w: inout JSONWriter,
         tail: (inout JSONWriter) -> Void = { _ in }
     ) {
         let validate = c.answerMode == .validate
