@@ -40,6 +40,8 @@ extension Evaluation {
             var newSectionHidden: [Bool]
             if targetsDirty {
                 fired.removeAll(keepingCapacity: true)
+                // Room for several at once: growing from empty one target at a time reallocated.
+                if fired.capacity == 0 && !slotMap.structuralSources.isEmpty { fired.reserveCapacity(8) }
                 for s32 in slotMap.structuralSources {
                     let s = Int(s32)
                     guard isVisible(s) && hasValue(s) else { continue }
