@@ -113,6 +113,10 @@ final class SlotMap: Sendable {
     let instanceSection: [[Int]]
     /// Field slots with structural targets, in output order (the sources settle visits).
     let structuralSources: [Int32]
+    /// Field slots in output order: sections in order, each with its fields (SEMANTICS §7).
+    /// Listed once per map: answers walk it several times, and an iterator over the sections
+    /// retained both section arrays and read them at every step.
+    let outputOrder: [Int]
     /// Per field slot: hidden, and disabled, by the definition (before any target).
     let baseHidden: [Bool]
     let baseDisabled: [Bool]
@@ -131,7 +135,7 @@ final class SlotMap: Sendable {
     }
 
     /// The slots of `fields` whose flags have `.hasStructuralTargets`, in output order.
-    private static func structuralSources(_ fields: FieldSlots, _ order: OutputOrder) -> [Int32] {
+    private static func structuralSources(_ fields: FieldSlots, _ order: [Int]) -> [Int32] {
         var sources: [Int32] = []
         for s in order where fields[s].flags.contains(.hasStructuralTargets) { sources.append(Int32(s)) }
         return sources
@@ -171,7 +175,8 @@ final class SlotMap: Sendable {
         instances = Array(repeating: [], count: templates.count)
         instanceBase = instances
         instanceSection = instances
-        structuralSources = Self.structuralSources(self.fields, OutputOrder(sectionOrder: sectionOrder, sectionFields: sectionFields))
+        outputOrder = Array(OutputOrder(sectionOrder: sectionOrder, sectionFields: sectionFields))
+        structuralSources = Self.structuralSources(self.fields, outputOrder)
         baseHidden = Self.slots(self.fields, with: .baseHidden)
         baseDisabled = Self.slots(self.fields, with: .baseDisabled)
         noSectionHidden = [Bool](filledWith: false, count: sectionSlots.count)
@@ -230,15 +235,14 @@ final class SlotMap: Sendable {
         sectionOrder = order
         staticSlot = base.staticSlot
         staticSectionSlot = base.staticSectionSlot
-        structuralSources = Self.structuralSources(fields, OutputOrder(sectionOrder: order, sectionFields: sectionFields))
+        outputOrder = Array(OutputOrder(sectionOrder: order, sectionFields: sectionFields))
+        structuralSources = Self.structuralSources(fields, outputOrder)
         self.baseHidden = baseHidden
         self.baseDisabled = baseDisabled
         noSectionHidden = [Bool](filledWith: false, count: sectionSlots.count)
     }
 
-    /// Field slots in output order: sections in order, each with its fields (SEMANTICS §7).
-    var outputOrder: OutputOrder { OutputOrder(sectionOrder: sectionOrder, sectionFields: sectionFields) }
-
+    /// The sections in output order, each with its fields' slots: what `outputOrder` lists.
     struct OutputOrder: Sequence {
         let sectionOrder: [Int32]
         let sectionFields: [Range<Int32>]
