@@ -69,4 +69,43 @@ struct JSONWriterEscapeTests {
             #expect(Self.written(s) == Self.reference(Array(s.utf8)))
         }
     }
+
+    /// Text is copied first and checked where it landed, reading whole words past its end: at
+    /// every fill of a small buffer (where that read comes nearest the end of the allocation),
+    /// string values and message pieces come out as the rule says.
+    @Test func piecesAtEveryFillOfASmallBuffer() {
+        var state: UInt64 = 42
+        for _ in 0..<300 {
+            var w = JSONWriter(reservingCapacity: 16)
+            var want: [UInt8] = [UInt8(ascii: "[")]
+            w.beginArray()
+            for i in 0..<12 {
+                var bytes: [UInt8] = []
+                for _ in 0..<Int(state % 19) {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    let r = UInt8(truncatingIfNeeded: state >> 33)
+                    bytes.append(r % 9 == 0 ? [0x22, 0x5C, 0x0A, 0x01][Int(r) % 4] : 0x61 + r % 26)
+                }
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let s = String(decoding: bytes, as: UTF8.self)
+                if i > 0 { want.append(UInt8(ascii: ",")) }
+                if i % 2 == 0 {
+                    w.string(s)
+                    want += Self.reference(bytes)
+                } else {
+                    w.separator()
+                    w.append(byte: UInt8(ascii: "\""))
+                    w.appendEscaped(s)
+                    w.appendEscaped(s)
+                    w.append(byte: UInt8(ascii: "\""))
+                    w.needsComma = true
+                    let r = Self.reference(bytes)
+                    want += r.dropLast() + r.dropFirst()
+                }
+            }
+            w.endArray()
+            want.append(UInt8(ascii: "]"))
+            #expect(w.bytes == want)
+        }
+    }
 }

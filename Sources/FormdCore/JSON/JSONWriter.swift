@@ -308,19 +308,9 @@ package struct JSONWriter: ~Copyable {
     /// `"utf8"`, escaped. Text that needs no escaping (nearly all: ids, messages, values) is
     /// found so eight bytes at a time and copied in one go.
     mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let count = utf8.count
-        reserve(count + 2)
+        reserve(2)
         put(UInt8(ascii: "\""))
-        guard let p = utf8.baseAddress else {
-            put(UInt8(ascii: "\""))
-            return
-        }
-        if let k = Self.firstEscape(p, count) {
-            put(p, k)
-            appendEscaped(p + k, count - k)
-        } else {
-            put(p, count)
-        }
+        if let p = utf8.baseAddress, let k = putUnlessEscaping(p, utf8.count) { appendEscaped(p + k, utf8.count - k) }
         reserve(1)
         put(UInt8(ascii: "\""))
     }
@@ -328,15 +318,7 @@ package struct JSONWriter: ~Copyable {
     /// `s` escaped, without quotes (a piece of a string value).
     mutating func appendEscaped(_ s: String) {
         let done: Void? = s.utf8.withContiguousStorageIfAvailable { b in
-            guard let p = b.baseAddress else { return }
-            if let k = Self.firstEscape(p, b.count) {
-                reserve(k)
-                put(p, k)
-                appendEscaped(p + k, b.count - k)
-            } else {
-                reserve(b.count)
-                put(p, b.count)
-            }
+            if let p = b.baseAddress, let k = putUnlessEscaping(p, b.count) { appendEscaped(p + k, b.count - k) }
         }
         if done == nil { appendEscaped(Array(s.utf8)) }
     }
@@ -347,16 +329,41 @@ package struct JSONWriter: ~Copyable {
         }
     }
 
-    /// The index of the first byte of `p[0..<count]` that needs escaping, if any.
-    @inline(__always) static func firstEscape(_ p: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+    /// Copies `p[0..<n]`, then looks for a byte that needs escaping in the copy, eight bytes at
+    /// a time: the buffer is given room past the copy, so the last, partial word is read there
+    /// too (its bytes past the copy masked), where the source could end at the edge of its
+    /// memory. Nearly all text (ids, labels, messages, values) needs no escaping and is then
+    /// written; otherwise the copy is cut before the first such byte, whose index is returned.
+    @inline(__always) mutating func putUnlessEscaping(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        reserve(n &+ 8)
+        let start = count
+        put(p, n)
+        let copy = UnsafeRawPointer(base + start)
         var k = 0
-        while k + 8 <= count, !wordNeedsEscape(UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self)) {
-            k += 8
+        while k &+ 8 <= n {
+            if Self.wordNeedsEscape(copy.loadUnaligned(fromByteOffset: k, as: UInt64.self)) { return cut(p, n, from: k, start) }
+            k &+= 8
         }
-        while k < count {
+        if k < n {
+            // Little-endian: the copy's bytes are the low ones; the others read as "A".
+            let keep: UInt64 = (1 &<< UInt64((n &- k) &* 8)) &- 1
+            let w = UInt64(littleEndian: copy.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+            if Self.wordNeedsEscape((w & keep) | (0x4141_4141_4141_4141 & ~keep)) { return cut(p, n, from: k, start) }
+        }
+        return nil
+    }
+
+    /// The index of the first byte of `p[k..<n]` that needs escaping; the copy made at `start`
+    /// is cut there.
+    private mutating func cut(_ p: UnsafePointer<UInt8>, _ n: Int, from k: Int, _ start: Int) -> Int? {
+        var k = k
+        while k < n {
             let b = p[k]
-            if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return k }
-            k += 1
+            if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                count = start &+ k
+                return k
+            }
+            k &+= 1
         }
         return nil
     }
