@@ -29,22 +29,16 @@ extension Evaluation: AnswerContent {
             return
         }
         let statics = slotMap.quotedStaticIDs.count
-        // Values are passed from buffer pointers: an array's subscript handed `body` a copy of
-        // each value (a retain and a release of every string).
         slotMap.quotedStaticIDs.withKeys { quoted in
-            submission.members.withUnsafeBufferPointer { members in
-                stored.withUnsafeBufferPointer { stored in
-                    for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
-                        let key: AnswerKey = s < statics ? .quoted(quoted(s)) : .text(slotMap.ids[s])
-                        // The canonical value, or the value as sent when the field's kind cannot hold it.
-                        if origin[s] != .stored {
-                            let m = Int(sentMember[s])
-                            guard m >= 0 else { continue }
-                            body(key, members[m].value)
-                        } else if stored[s] != nil {
-                            body(key, stored[s].unsafelyUnwrapped)
-                        }
-                    }
+            for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
+                let key: AnswerKey = s < statics ? .quoted(quoted(s)) : .text(slotMap.ids[s])
+                // The canonical value, or the value as sent when the field's kind cannot hold it.
+                if origin[s] != .stored {
+                    let m = Int(sentMember[s])
+                    guard m >= 0 else { continue }
+                    body(key, submission.members[m].value)
+                } else if let v = stored[s] {
+                    body(key, v)
                 }
             }
         }
