@@ -3,7 +3,7 @@ extension Evaluation {
     /// The titles of the options a visible multiple choice in slot `s` has chosen; nil for any
     /// other field, and for one without a value or with a value it cannot hold.
     func choiceLabels(_ s: Int) -> [String]? {
-        guard slotMap.fields[s].flags.contains(.hasOptions), isVisible(s), origin[s] == .stored,
+        guard slotMap.fields[s].flags.contains(.hasOptions), isVisible(s), source[s].origin == .stored,
             case .array(let chosen)? = stored[s]
         else { return nil }
         let spec = plan.spec(slotMap.fields[s].spec)

@@ -36,13 +36,19 @@ package struct Evaluation: ~Copyable, Sendable {
     }
 
     // Per field slot.
-    /// The slot's value when `origin` is `.stored`: read it through `value(_:)`.
+    /// The slot's value when its `source` is `.stored`: read it through `value(_:)`.
     var stored: [JSONValue?]
-    var origin: [ValueOrigin]
-    /// Index in `submission.members` of the value sent for the slot, or -1. Indices, not copies:
-    /// copying the submitted values retained and released every string of a large submission
-    /// several times over.
-    var sentMember: [Int32]
+    /// Where each slot's value is. One array of pairs, not two arrays: a request allocates,
+    /// fills and frees one block fewer.
+    var source: [Source]
+
+    struct Source {
+        /// Index in `submission.members` of the value sent for the slot, or -1. Indices, not
+        /// copies: copying the submitted values retained and released every string of a large
+        /// submission several times over.
+        var member: Int32 = -1
+        var origin: ValueOrigin = .stored
+    }
     /// Slots a `clear` target emptied: empty until a value target clears one (evaluate only).
     var cleared: [Bool] = []
     /// Start as the slot map's base flags (`baseHidden`, `baseDisabled`), shared until settle
@@ -121,7 +127,7 @@ package struct Evaluation: ~Copyable, Sendable {
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
         memberSlot = Array(filledWith: -1, count: values.count)
-        sentMember = Array(filledWith: -1, count: staticCount)
+        source = Array(filledWith: Source(), count: staticCount)
         var next = 0  // the static field the next key most likely names
         // By index, reading only the key: `for member in values.members` copied each member,
         // retaining (and so fetching from memory) every submitted string value.
@@ -130,8 +136,8 @@ package struct Evaluation: ~Copyable, Sendable {
             switch plan.route(members[m].key, expected: &next) {
             case .field(let i):
                 let slot = plan.staticSlotMap.staticSlot[i]
-                if sentMember[slot] < 0 {
-                    sentMember[slot] = Int32(m)
+                if source[slot].member < 0 {
+                    source[slot].member = Int32(m)
                     memberSlot[m] = Int32(slot)
                 }
             case .instance(let t, let n, let a):
@@ -159,7 +165,7 @@ package struct Evaluation: ~Copyable, Sendable {
             slotMap = plan.staticSlotMap
         }
         let n = slotMap.fields.count
-        sentMember.append(contentsOf: repeatElement(-1, count: n - staticCount))
+        if n > staticCount { source.append(contentsOf: repeatElement(Source(), count: n - staticCount)) }
         for p in pending {
             guard let o = slotMap.ordinal(template: p.template, instance: p.index) else {
                 memberSlot[p.member] = Self.overLimitMember
@@ -168,13 +174,12 @@ package struct Evaluation: ~Copyable, Sendable {
             let slot = slotMap.instanceBase[p.template][o] + p.attr
             // A key may name the same slot twice only through different spellings of n
             // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
-            if sentMember[slot] < 0 {
-                sentMember[slot] = Int32(p.member)
+            if source[slot].member < 0 {
+                source[slot].member = Int32(p.member)
                 memberSlot[p.member] = Int32(slot)
             }
         }
         stored = Array(filledWith: nil, count: n)
-        origin = Array(filledWith: .stored, count: n)
         hidden = slotMap.baseHidden
         disabled = slotMap.baseDisabled
         sectionHidden = slotMap.noSectionHidden
@@ -183,15 +188,15 @@ package struct Evaluation: ~Copyable, Sendable {
         for s in 0..<n {
             let flags = slotMap.fields[s].flags
             guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
-            let m = Int(sentMember[s])
+            let m = Int(source[s].member)
             guard m >= 0 else {
                 if flags.contains(.hasDefault) { stored[s] = plan.spec(slotMap.fields[s].spec).defaultValue }
                 continue
             }
             switch plan.coerce(members[m].value, slotMap.fields[s].spec) {
-            case .asSent: origin[s] = .sent
+            case .asSent: source[s].origin = .sent
             case .value(let c): stored[s] = c
-            case .invalid: origin[s] = .invalid
+            case .invalid: source[s].origin = .invalid
             case .none: if flags.contains(.hasDefault) { stored[s] = plan.spec(slotMap.fields[s].spec).defaultValue }
             }
         }
@@ -218,7 +223,7 @@ package struct Evaluation: ~Copyable, Sendable {
 
     /// The value submitted for slot `s`, as sent.
     @inline(__always) func sent(_ s: Int) -> JSONValue? {
-        let m = sentMember[s]
+        let m = source[s].member
         return m >= 0 ? submission.members[Int(m)].value : nil
     }
 
@@ -239,16 +244,16 @@ package struct Evaluation: ~Copyable, Sendable {
 
     /// The slot's canonical value (SEMANTICS §2), whatever its visibility.
     @inline(__always) func value(_ s: Int) -> JSONValue? {
-        origin[s] == .sent ? submission.members[Int(sentMember[s])].value : stored[s]
+        source[s].origin == .sent ? submission.members[Int(source[s].member)].value : stored[s]
     }
 
     /// Whether the slot has a value.
-    @inline(__always) func hasValue(_ s: Int) -> Bool { origin[s] == .sent || stored[s] != nil }
+    @inline(__always) func hasValue(_ s: Int) -> Bool { source[s].origin == .sent || stored[s] != nil }
 
     /// Sets the slot's value (no longer the submitted one, nor invalid).
     @inline(__always) mutating func setValue(_ s: Int, _ v: JSONValue?) {
         stored[s] = v
-        origin[s] = .stored
+        source[s].origin = .stored
         let spec = slotMap.fields[s].spec
         if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
     }

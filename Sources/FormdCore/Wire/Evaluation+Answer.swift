@@ -33,8 +33,8 @@ extension Evaluation: AnswerContent {
             for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
                 let key: AnswerKey = s < statics ? .quoted(quoted(s)) : .text(slotMap.ids[s])
                 // The canonical value, or the value as sent when the field's kind cannot hold it.
-                if origin[s] != .stored {
-                    let m = Int(sentMember[s])
+                if source[s].origin != .stored {
+                    let m = Int(source[s].member)
                     guard m >= 0 else { continue }
                     body(key, submission.members[m].value)
                 } else if let v = stored[s] {

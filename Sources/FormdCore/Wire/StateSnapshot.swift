@@ -121,8 +121,8 @@ extension Evaluation {
     /// The value `values` carries for slot `s` (as `writeValues` writes it), nil when absent.
     func outputValue(_ s: Int) -> JSONValue? {
         guard isVisible(s), !slotMap.fields[s].flags.contains(.secret) else { return nil }
-        if origin[s] != .stored {
-            let m = Int(sentMember[s])
+        if source[s].origin != .stored {
+            let m = Int(source[s].member)
             return m >= 0 ? submission.members[m].value : nil
         }
         return stored[s]
