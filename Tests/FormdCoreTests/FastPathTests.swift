@@ -35,6 +35,43 @@ import Testing
         }
     }
 
+    @Test func plainLiteralsCanonicaliseAsTheParserDoes() {
+        let edge = [
+            "0", "-0", "00", "007", "0.5", "-0.5", "0.50", "-0.0", "00.050", "25000.50", "100", "1.0", "-12.340",
+            "5.", ".5", "-", "", "1e5", "1.5e3", "+1", "1..2", "1.2.3", "--1", "0x1",
+            "9" + String(repeating: "0", count: 63), "9" + String(repeating: "0", count: 64),
+            "0." + String(repeating: "0", count: 61) + "1",
+        ]
+        for text in edge + Self.strings("-0123.e5", count: 20_000, maxLength: 9, seed: 11) {
+            let plain = DecimalText.canonicalPlain(text)
+            let hasExponent = text.contains("e")
+            let reference = DecimalText.parse(text).flatMap(DecimalText.canonicalNumber)
+            if hasExponent || text.utf8.count > DecimalText.maxNumberTextLength {
+                #expect(plain == nil, "\(text)")
+            } else {
+                #expect(plain == reference, "\(text): plain \(String(describing: plain)), parser \(String(describing: reference))")
+            }
+            if let plain, let p = DecimalText.parse(text) { #expect(DecimalText.isRepresentable(p), "\(plain)") }
+        }
+    }
+
+    @Test func numbersOfEveryLengthParseAsTheirDigits() {
+        // The parse keeps 19 digits in 64 bits, then 128: every exact length across the switch.
+        for digits in 1...38 {
+            for fraction in [0, 1, digits / 2, digits] where fraction <= digits {
+                var text = ""
+                for k in 0..<digits { text.append(Character(String((k * 7 + digits) % 10))) }
+                if fraction > 0 { text.insert(".", at: text.index(text.startIndex, offsetBy: digits - fraction)) }
+                if text.hasPrefix(".") { text = "0" + text }
+                guard let n = FormNumber.parse(text), let p = DecimalText.parse(text) else {
+                    Issue.record("\(text) did not parse")
+                    continue
+                }
+                #expect(n.canonicalText == DecimalText.canonical(p), "\(text)")
+            }
+        }
+    }
+
     @Test func numbersKeptAsSentCoerceAsBefore() throws {
         // count and float fields keep a canonical number as sent; others still canonicalise.
         let def = Engine.fields(#"{"id": "c", "type": "count"}"#, #"{"id": "f", "type": "float"}"#)

@@ -187,6 +187,52 @@ enum DecimalText {
         }
     }
 
+    /// `canonicalNumber(literal:)` of a plain literal (`-?[0-9]+(\.[0-9]+)?`, no exponent, at
+    /// most `maxNumberTextLength` bytes), written straight from its bytes: `25000.50` -> `25000.5`,
+    /// `007` -> `7`, `-0.0` -> `0`. Such a value is always representable. Nil for any other text.
+    /// Spares `parse` its digit array (an allocation) for the numbers clients send most.
+    static func canonicalPlain(_ text: String) -> String? {
+        text.utf8.withContiguousStorageIfAvailable { canonicalPlain(bytes: $0) } ?? nil
+    }
+
+    private static func canonicalPlain(bytes b: UnsafeBufferPointer<UInt8>) -> String? {
+        let n = b.count
+        guard n > 0, n <= maxNumberTextLength else { return nil }
+        let negative = b[0] == UInt8(ascii: "-")
+        var i = negative ? 1 : 0
+        let intStart = i
+        while i < n, b[i] &- 48 < 10 { i += 1 }
+        let intEnd = i
+        guard intEnd > intStart else { return nil }
+        var fracStart = n
+        if i < n {
+            guard b[i] == UInt8(ascii: "."), i + 1 < n else { return nil }
+            i += 1
+            fracStart = i
+            while i < n, b[i] &- 48 < 10 { i += 1 }
+            guard i == n else { return nil }
+        }
+        // Leading zeros of the integer part (one digit stays), trailing zeros of the fraction.
+        var a = intStart
+        while a < intEnd - 1, b[a] == UInt8(ascii: "0") { a += 1 }
+        var z = n
+        while z > fracStart, b[z - 1] == UInt8(ascii: "0") { z -= 1 }
+        let hasFraction = z > fracStart
+        let sign = negative && (b[a] != UInt8(ascii: "0") || hasFraction)  // `-0` is `0`
+        let length = (sign ? 1 : 0) + (intEnd - a) + (hasFraction ? 1 + z - fracStart : 0)
+        return String(unsafeUninitializedCapacity: length) { out in
+            var k = 0
+            if sign { out[k] = UInt8(ascii: "-"); k += 1 }
+            for j in a..<intEnd { out[k] = b[j]; k += 1 }
+            if hasFraction {
+                out[k] = UInt8(ascii: ".")
+                k += 1
+                for j in fracStart..<z { out[k] = b[j]; k += 1 }
+            }
+            return k
+        }
+    }
+
     /// Longest number text formd writes: its own strict parser rejects longer numbers
     /// (`JSONParser.Options.maxNumberLength`), and a response must parse again.
     static let maxNumberTextLength = 64

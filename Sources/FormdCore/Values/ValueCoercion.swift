@@ -120,6 +120,7 @@ struct ValueCoercer: Sendable {
         case .float:
             guard case .number(let n) = value else { return .invalid }
             if DecimalText.canonicalShape(n.text) != nil { return .asSent }
+            if let c = DecimalText.canonicalPlain(n.text) { return .value(.number(JSONNumber(literal: c))) }
             // `1e400` would come back as a number clients read as Infinity, and formulas could not
             // use it: like the string "1e400", a number formd cannot hold is not a float.
             guard let p = DecimalText.parse(n.text), DecimalText.isRepresentable(p) else { return .invalid }
