@@ -17,35 +17,43 @@ extension Evaluation {
         // Labelled as returned: converting an array of unlabelled tuples is a dynamic cast, which
         // Embedded Swift (WebAssembly) does not have.
         var out: [(field: String, reason: DropReason)] = []
+        forEachDroppedKey { out.append(($0, $1)) }
+        return out
+    }
+
+    /// `dropped`, one key at a time: the answer writes them without building the list.
+    func forEachDroppedKey(_ body: (String, DropReason) -> Void) {
         // By index, and from the slot flags: copying each member and visiting each field's spec
         // cost two memory accesses per submitted key on large submissions, for a list that is
         // usually short.
         let members = submission.members
-        for m in members.indices {
-            let slot = Int(memberSlot[m])
-            guard slot >= 0 else {
-                if members[m].value.isPresentForDropping {
-                    out.append((members[m].key, slot == Self.overLimitMember ? .overLimit : .unknown))
+        do {
+            for m in members.indices {
+                let slot = Int(memberSlot[m])
+                guard slot >= 0 else {
+                    if members[m].value.isPresentForDropping {
+                        body(members[m].key, slot == Self.overLimitMember ? .overLimit : .unknown)
+                    }
+                    continue
                 }
-                continue
+                let flags = slotMap.fields[slot].flags
+                let reason: DropReason
+                if !flags.contains(.holdsValue) {
+                    reason = .notInput
+                } else if !isVisible(slot) {
+                    reason = flags.contains(.clearWhenHidden) ? .cleared : .hidden
+                } else if flags.contains(.hasFormula) {
+                    let spec = plan.spec(slotMap.fields[slot].spec)
+                    guard !Self.sameValue(sent: members[m].value, computed: stored[slot], spec: spec) else { continue }
+                    reason = .computed
+                } else if !cleared.isEmpty && cleared[slot] && !hasValue(slot) {
+                    reason = .cleared
+                } else {
+                    continue
+                }
+                if members[m].value.isPresentForDropping { body(members[m].key, reason) }
             }
-            let flags = slotMap.fields[slot].flags
-            let reason: DropReason?
-            if !flags.contains(.holdsValue) {
-                reason = .notInput
-            } else if !isVisible(slot) {
-                reason = flags.contains(.clearWhenHidden) ? .cleared : .hidden
-            } else if flags.contains(.hasFormula) {
-                let spec = plan.spec(slotMap.fields[slot].spec)
-                reason = Self.sameValue(sent: members[m].value, computed: stored[slot], spec: spec) ? nil : .computed
-            } else if !cleared.isEmpty && cleared[slot] && !hasValue(slot) {
-                reason = .cleared
-            } else {
-                reason = nil
-            }
-            if let reason, members[m].value.isPresentForDropping { out.append((members[m].key, reason)) }
         }
-        return out
     }
 
     /// Fields with `clear_when_hidden` that are hidden and were sent a value: evaluate lists a

@@ -104,7 +104,7 @@ extension Evaluation: AnswerContent {
 
     @inline(__always)
     func forEachDropped(_ body: (String, String) -> Void) {
-        for d in dropped { body(d.field, d.reason.rawValue) }
+        forEachDroppedKey { body($0, $1.rawValue) }
     }
 
     @inline(__always)
