@@ -197,8 +197,8 @@ import Testing
                     }
                 }
                 #expect(e.value(s) == expected, "\(id) = \(strings[i].debugDescription)")
-                #expect((e.source[s].origin == .invalid) == expectedInvalid, "\(id) = \(strings[i].debugDescription)")
-                if e.source[s].origin == .sent { sentAsIs += 1 }
+                #expect((e.cells[s].origin == .invalid) == expectedInvalid, "\(id) = \(strings[i].debugDescription)")
+                if e.cells[s].origin == .sent { sentAsIs += 1 }
             }
         }
         // Values are read in place, and not only: formatters and blanks go the long way.

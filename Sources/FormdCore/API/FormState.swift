@@ -150,10 +150,10 @@ extension FormState {
             fields.append(Field(id: e.slotMap.ids[s], isVisible: visible, isEnabled: !e.disabled[s], isRequired: required))
             guard e.nestedRows == nil, visible, !e.slotMap.fields[s].flags.contains(.secret) else { continue }
             // As the server writes them: the value as sent when the kind cannot hold it.
-            if e.source[s].origin != .stored {
-                let m = Int(e.source[s].member)
+            if e.cells[s].origin != .stored {
+                let m = Int(e.cells[s].member)
                 if m >= 0 { values.append(e.slotMap.ids[s], e.submission.members[m].value) }
-            } else if let v = e.stored[s] {
+            } else if let v = e.cells[s].stored {
                 values.append(e.slotMap.ids[s], v)
             }
         }

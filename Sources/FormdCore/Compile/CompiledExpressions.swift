@@ -185,8 +185,8 @@ struct EvaluationEnvironment: ExpressionEnvironment {
             e.pointee.plan.spec(e.pointee.slotMap.fields[s].spec).kind == .multiSelect
         else { return nil }
         guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot],
-            case .array(let chosen)? = e.pointee.source[s].origin == .sent
-                ? e.pointee.submission.members[Int(e.pointee.source[s].member)].value : e.pointee.stored[s]
+            case .array(let chosen)? = e.pointee.cells[s].origin == .sent
+                ? e.pointee.submission.members[Int(e.pointee.cells[s].member)].value : e.pointee.cells[s].stored
         else { return [] }
         return chosen
     }
@@ -209,8 +209,8 @@ extension Evaluation {
         let flags = e.pointee.slotMap.fields[s].flags
         guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot],
             // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
-            let v = e.pointee.source[s].origin == .sent
-                ? e.pointee.submission.members[Int(e.pointee.source[s].member)].value : e.pointee.stored[s]
+            let v = e.pointee.cells[s].origin == .sent
+                ? e.pointee.submission.members[Int(e.pointee.cells[s].member)].value : e.pointee.cells[s].stored
         else { return .missing }
         if flags.contains(.hasOptions), case .array(let chosen) = v {
             return multipleChoiceOperand(e, chosen, e.pointee.slotMap.fields[s].spec, use: use)

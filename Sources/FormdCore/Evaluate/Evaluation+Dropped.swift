@@ -3,8 +3,8 @@ extension Evaluation {
     /// The titles of the options a visible multiple choice in slot `s` has chosen; nil for any
     /// other field, and for one without a value or with a value it cannot hold.
     func choiceLabels(_ s: Int) -> [String]? {
-        guard slotMap.fields[s].flags.contains(.hasOptions), isVisible(s), source[s].origin == .stored,
-            case .array(let chosen)? = stored[s]
+        guard slotMap.fields[s].flags.contains(.hasOptions), isVisible(s), cells[s].origin == .stored,
+            case .array(let chosen)? = cells[s].stored
         else { return nil }
         let spec = plan.spec(slotMap.fields[s].spec)
         guard spec.kind == .multiSelect else { return nil }
@@ -44,7 +44,7 @@ extension Evaluation {
                     reason = flags.contains(.clearWhenHidden) ? .cleared : .hidden
                 } else if flags.contains(.hasFormula) {
                     let spec = plan.spec(slotMap.fields[slot].spec)
-                    guard !Self.sameValue(sent: members[m].value, computed: stored[slot], spec: spec) else { continue }
+                    guard !Self.sameValue(sent: members[m].value, computed: cells[slot].stored, spec: spec) else { continue }
                     reason = .computed
                 } else if !cleared.isEmpty && cleared[slot] && !hasValue(slot) {
                     reason = .cleared

@@ -5,7 +5,7 @@ extension Evaluation {
         let id = slotMap.ids[s]
         // Evaluate asks only for the fields the user just changed.
         guard mode == .validate || changedIDs.contains(id) else { return }
-        guard source[s].origin != .invalid, let v = value(s), v != .array([]) else { return }  // nothing to ask
+        guard cells[s].origin != .invalid, let v = value(s), v != .array([]) else { return }  // nothing to ask
         let spec = plan.spec(slotMap.fields[s].spec)
         guard let validations = spec.validations, let rule = validations.remote else { return }
         switch options.remoteVerdicts?[id] {

@@ -28,7 +28,7 @@ extension Evaluation {
         while true {
             round += 1
             // In the last allowed round, keep the values to name formula fields that kept changing.
-            let valuesBefore = round >= maxRounds ? stored : nil
+            let valuesBefore = round >= maxRounds ? cells : nil
             var formulasChanged = false
             if formulasDirty {
                 var targetInputChanged = false
@@ -103,7 +103,7 @@ extension Evaluation {
                 if !stable {
                     var names: [String] = []
                     for s in slotMap.outputOrder
-                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s] != stored[s] } ?? false)
+                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s].stored != cells[s].stored } ?? false)
                         || sectionHidden[slotMap.fields[s].sectionSlot]
                             != newSectionHidden[slotMap.fields[s].sectionSlot]
                     {
@@ -225,8 +225,8 @@ extension Evaluation {
         guard flags.contains(.hasFormula) else { return false }
         let result = formulaValue(slot: s)
         // Formula slots never hold the submitted value (they are not coerced): `stored` is theirs.
-        if result != stored[s] {
-            stored[s] = result
+        if result != cells[s].stored {
+            cells[s].stored = result
             let spec = slotMap.fields[s].spec
             if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }

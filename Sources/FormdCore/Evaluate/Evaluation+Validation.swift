@@ -59,7 +59,7 @@ extension Evaluation {
             // `empty_values_differ`: PureForm's equal_next / equal_previous failed when either side
             // was empty; formd's compare skips those.
             let slot = slotMap.fields[s]
-            if rules.rules.quirks.contains(.emptyValuesDiffer), source[s].origin != .invalid, let c = plan.compares[slot.spec],
+            if rules.rules.quirks.contains(.emptyValuesDiffer), cells[s].origin != .invalid, let c = plan.compares[slot.spec],
                 let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
                 value(s) == nil || effectiveValue(o) == nil
             {
@@ -107,7 +107,7 @@ extension Evaluation {
         let before = errors.count
         runChecks(s, checks, nil)
         if checks.flags.contains(.remote), errors.count == before { remoteCheck(s) }
-        guard let w = spec.warnings, source[s].origin != .invalid, textTooLong.isEmpty || !textTooLong.contains(s) else { return }
+        guard let w = spec.warnings, cells[s].origin != .invalid, textTooLong.isEmpty || !textTooLong.contains(s) else { return }
         if w.checks.flags.contains(.conditionalRequired), let c = w.rules.requiredWhen, conditionHolds(c, context: s) {
             outcomes().warnRequired.insert(s)
         }
@@ -125,14 +125,14 @@ extension Evaluation {
                 fieldError(s, .textTooLong, params: [("max", .int(options.maxTextBytes))])
                 return
             }
-            if source[s].origin == .invalid {
+            if cells[s].origin == .invalid {
                 let spec = plan.spec(ref)
                 fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
                 return
             }
         }
         // An empty multiple choice chose nothing: no value for the checks (SEMANTICS §6).
-        if source[s].origin != .sent && (stored[s].isNone || stored[s] == .array([])) {
+        if cells[s].origin != .sent && (cells[s].stored.isNone || cells[s].stored == .array([])) {
             let required =
                 checks.flags.contains(.required)
                 || (checks.flags.contains(.conditionalRequired)
@@ -145,8 +145,8 @@ extension Evaluation {
         let minLength = Int(checks.minLength)
         let maxLength = Int(checks.maxLength)
         if checks.flags.contains(.textChecks), minLength > 0 || maxLength < Int32.max,
-            let bytes = source[s].origin == .sent
-                ? submission.members[Int(source[s].member)].value.textUTF8CountForChecks : stored[s].textUTF8CountForChecks,
+            let bytes = cells[s].origin == .sent
+                ? submission.members[Int(cells[s].member)].value.textUTF8CountForChecks : cells[s].stored.textUTF8CountForChecks,
             // Lengths count UTF-16 units, between a third of the UTF-8 bytes and all of them:
             // most values pass both bounds on the byte count, which a `String` holds inline.
             bytes > maxLength || (bytes + 2) / 3 < minLength,

@@ -36,18 +36,27 @@ package struct Evaluation: ~Copyable, Sendable {
     }
 
     // Per field slot.
-    /// The slot's value when its `source` is `.stored`: read it through `value(_:)`.
-    var stored: [JSONValue?]
-    /// Where each slot's value is. One array of pairs, not two arrays: a request allocates,
-    /// fills and frees one block fewer.
-    var source: [Source]
+    /// Each slot's value and where it is: one array of records, not three arrays, so that a
+    /// request allocates, fills and frees one block for them. Read a value through `value(_:)`.
+    var cells: [Cell]
 
-    struct Source {
+    struct Cell {
+        /// The slot's value when `origin` is `.stored`.
+        var stored: JSONValue? = nil
         /// Index in `submission.members` of the value sent for the slot, or -1. Indices, not
         /// copies: copying the submitted values retained and released every string of a large
         /// submission several times over.
         var member: Int32 = -1
         var origin: ValueOrigin = .stored
+
+        /// `count` empty cells, each written in place: filling through `repeatElement` copied
+        /// every cell through the value's copy function.
+        static func empty(count: Int) -> [Cell] {
+            [Cell](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for i in 0..<count { (buffer.baseAddress.unsafelyUnwrapped + i).initialize(to: Cell()) }
+                initialized = count
+            }
+        }
     }
     /// Slots a `clear` target emptied: empty until a value target clears one (evaluate only).
     var cleared: [Bool] = []
@@ -127,7 +136,7 @@ package struct Evaluation: ~Copyable, Sendable {
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
         memberSlot = Array(filledWith: -1, count: values.count)
-        source = Array(filledWith: Source(), count: staticCount)
+        cells = Cell.empty(count: staticCount)
         var next = 0  // the static field the next key most likely names
         // By index, reading only the key: `for member in values.members` copied each member,
         // retaining (and so fetching from memory) every submitted string value.
@@ -136,8 +145,8 @@ package struct Evaluation: ~Copyable, Sendable {
             switch plan.route(members[m].key, expected: &next) {
             case .field(let i):
                 let slot = plan.staticSlotMap.staticSlot[i]
-                if source[slot].member < 0 {
-                    source[slot].member = Int32(m)
+                if cells[slot].member < 0 {
+                    cells[slot].member = Int32(m)
                     memberSlot[m] = Int32(slot)
                 }
             case .instance(let t, let n, let a):
@@ -165,7 +174,7 @@ package struct Evaluation: ~Copyable, Sendable {
             slotMap = plan.staticSlotMap
         }
         let n = slotMap.fields.count
-        if n > staticCount { source.append(contentsOf: repeatElement(Source(), count: n - staticCount)) }
+        if n > staticCount { cells.append(contentsOf: repeatElement(Cell(), count: n - staticCount)) }
         for p in pending {
             guard let o = slotMap.ordinal(template: p.template, instance: p.index) else {
                 memberSlot[p.member] = Self.overLimitMember
@@ -174,12 +183,11 @@ package struct Evaluation: ~Copyable, Sendable {
             let slot = slotMap.instanceBase[p.template][o] + p.attr
             // A key may name the same slot twice only through different spellings of n
             // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
-            if source[slot].member < 0 {
-                source[slot].member = Int32(p.member)
+            if cells[slot].member < 0 {
+                cells[slot].member = Int32(p.member)
                 memberSlot[p.member] = Int32(slot)
             }
         }
-        stored = Array(filledWith: nil, count: n)
         hidden = slotMap.baseHidden
         disabled = slotMap.baseDisabled
         sectionHidden = slotMap.noSectionHidden
@@ -188,16 +196,16 @@ package struct Evaluation: ~Copyable, Sendable {
         for s in 0..<n {
             let flags = slotMap.fields[s].flags
             guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
-            let m = Int(source[s].member)
+            let m = Int(cells[s].member)
             guard m >= 0 else {
-                if flags.contains(.hasDefault) { stored[s] = plan.spec(slotMap.fields[s].spec).defaultValue }
+                if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
                 continue
             }
             switch plan.coerce(members[m].value, slotMap.fields[s].spec) {
-            case .asSent: source[s].origin = .sent
-            case .value(let c): stored[s] = c
-            case .invalid: source[s].origin = .invalid
-            case .none: if flags.contains(.hasDefault) { stored[s] = plan.spec(slotMap.fields[s].spec).defaultValue }
+            case .asSent: cells[s].origin = .sent
+            case .value(let c): cells[s].stored = c
+            case .invalid: cells[s].origin = .invalid
+            case .none: if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
             }
         }
 
@@ -223,7 +231,7 @@ package struct Evaluation: ~Copyable, Sendable {
 
     /// The value submitted for slot `s`, as sent.
     @inline(__always) func sent(_ s: Int) -> JSONValue? {
-        let m = source[s].member
+        let m = cells[s].member
         return m >= 0 ? submission.members[Int(m)].value : nil
     }
 
@@ -244,16 +252,16 @@ package struct Evaluation: ~Copyable, Sendable {
 
     /// The slot's canonical value (SEMANTICS §2), whatever its visibility.
     @inline(__always) func value(_ s: Int) -> JSONValue? {
-        source[s].origin == .sent ? submission.members[Int(source[s].member)].value : stored[s]
+        cells[s].origin == .sent ? submission.members[Int(cells[s].member)].value : cells[s].stored
     }
 
     /// Whether the slot has a value.
-    @inline(__always) func hasValue(_ s: Int) -> Bool { source[s].origin == .sent || stored[s] != nil }
+    @inline(__always) func hasValue(_ s: Int) -> Bool { cells[s].origin == .sent || cells[s].stored != nil }
 
     /// Sets the slot's value (no longer the submitted one, nor invalid).
     @inline(__always) mutating func setValue(_ s: Int, _ v: JSONValue?) {
-        stored[s] = v
-        source[s].origin = .stored
+        cells[s].stored = v
+        cells[s].origin = .stored
         let spec = slotMap.fields[s].spec
         if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
     }

@@ -33,11 +33,11 @@ extension Evaluation: AnswerContent {
             for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
                 let key: AnswerKey = s < statics ? .quoted(quoted(s)) : .text(slotMap.ids[s])
                 // The canonical value, or the value as sent when the field's kind cannot hold it.
-                if source[s].origin != .stored {
-                    let m = Int(source[s].member)
+                if cells[s].origin != .stored {
+                    let m = Int(cells[s].member)
                     guard m >= 0 else { continue }
                     body(key, submission.members[m].value)
-                } else if let v = stored[s] {
+                } else if let v = cells[s].stored {
                     body(key, v)
                 }
             }

@@ -121,10 +121,10 @@ extension Evaluation {
     /// The value `values` carries for slot `s` (as `writeValues` writes it), nil when absent.
     func outputValue(_ s: Int) -> JSONValue? {
         guard isVisible(s), !slotMap.fields[s].flags.contains(.secret) else { return nil }
-        if source[s].origin != .stored {
-            let m = Int(source[s].member)
+        if cells[s].origin != .stored {
+            let m = Int(cells[s].member)
             return m >= 0 ? submission.members[m].value : nil
         }
-        return stored[s]
+        return cells[s].stored
     }
 }
