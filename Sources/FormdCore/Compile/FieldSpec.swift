@@ -42,6 +42,8 @@ final class FieldSpec: Sendable {
     let localizedLabel: LocalizedText?
     /// Where the field is in the definition (diagnostics).
     let path: String
+    /// The `params` of its `type` error, made once (see `ErrorParams`).
+    let typeErrorParams: ErrorParams.List
 
     init(
         field: Field, id: String, kind: FieldKind, template: Int?, section: Int, coercer: ValueCoercer,
@@ -72,6 +74,7 @@ final class FieldSpec: Sendable {
         self.hasValueTargets = hasValueTargets
         self.holdsValue = kind.holdsValue
         self.isSecret = field.isSecret
+        typeErrorParams = [("expected", .string(kind.expectedName))]
     }
 }
 
@@ -188,6 +191,8 @@ final class ValidationSpec: Sendable {
     let remote: RemoteRuleReference?
     /// With `remote`: the field's `messages` as written (a remote code is known only per answer).
     let remoteMessages: JSONObject?
+    /// The `params` of the errors these rules give, made once.
+    let errorParams: ErrorParams
 
     init(
         required: Bool, minLength: Int?, maxLength: Int?, minValue: (text: String, number: FormNumber)?,
@@ -213,7 +218,27 @@ final class ValidationSpec: Sendable {
         self.compareToText = compareToText
         self.compareRule = compareRule
         self.messageTable = messageTable
+        errorParams = ErrorParams(
+            minLength: minLength.map { [("min", .int($0))] }, maxLength: maxLength.map { [("max", .int($0))] },
+            minValue: minValue.map { [("min", .number(JSONNumber(literal: $0.text)))] },
+            maxValue: maxValue.map { [("max", .number(JSONNumber(literal: $0.text)))] },
+            minSelections: minSelections.map { [("min", .int($0))] }, maxSelections: maxSelections.map { [("max", .int($0))] },
+            format: format.map { [("pattern", .string($0.source))] })
     }
+}
+
+/// The `params` of the errors a field's rules give, made when the form is compiled: they depend
+/// only on the definition, and an error then shares its list instead of allocating one (an
+/// allocation and a deallocation per error, about 500 instructions). Nil where the rule is absent.
+struct ErrorParams: Sendable {
+    typealias List = [(key: String, value: JSONValue)]
+    let minLength: List?
+    let maxLength: List?
+    let minValue: List?
+    let maxValue: List?
+    let minSelections: List?
+    let maxSelections: List?
+    let format: List?
 }
 
 /// One expression rule (`validations.rules` or `warnings.rules`), compiled: its condition and

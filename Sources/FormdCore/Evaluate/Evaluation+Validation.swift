@@ -127,7 +127,7 @@ extension Evaluation {
             }
             if cells[s].origin == .invalid {
                 let spec = plan.spec(ref)
-                fieldError(s, .type, params: [("expected", .string(spec.kind.expectedName))])
+                fieldError(s, .type, params: spec.typeErrorParams)
                 return
             }
         }
@@ -154,10 +154,10 @@ extension Evaluation {
         {
             let rules = warning?.rules ?? plan.spec(ref).validations
             if length < minLength {
-                fieldError(s, .minLength, params: [("min", .int(rules?.minLength ?? minLength))], warning: warning)
+                fieldError(s, .minLength, params: rules?.errorParams.minLength ?? [("min", .int(minLength))], warning: warning)
             }
             if length > maxLength {
-                fieldError(s, .maxLength, params: [("max", .int(rules?.maxLength ?? maxLength))], warning: warning)
+                fieldError(s, .maxLength, params: rules?.errorParams.maxLength ?? [("max", .int(maxLength))], warning: warning)
             }
         }
         if checks.flags.contains(.numericChecks), let v = value(s),
@@ -178,12 +178,14 @@ extension Evaluation {
             }
             let rules = warning?.rules ?? plan.spec(ref).validations
             if below, let min = limits.min {
-                let text = rules?.minValue?.text ?? min.canonicalText
-                fieldError(s, .minValue, params: [("min", .number(JSONNumber(literal: text)))], warning: warning)
+                fieldError(
+                    s, .minValue, params: rules?.errorParams.minValue ?? [("min", .number(JSONNumber(literal: min.canonicalText)))],
+                    warning: warning)
             }
             if above, let max = limits.max {
-                let text = rules?.maxValue?.text ?? max.canonicalText
-                fieldError(s, .maxValue, params: [("max", .number(JSONNumber(literal: text)))], warning: warning)
+                fieldError(
+                    s, .maxValue, params: rules?.errorParams.maxValue ?? [("max", .number(JSONNumber(literal: max.canonicalText)))],
+                    warning: warning)
             }
         }
         if !checks.flags.isDisjoint(with: [.rare, .compare, .rules]), let v = value(s) { validateRare(s, v, checks, warning) }
@@ -198,16 +200,16 @@ extension Evaluation {
         if warning == nil, let pure = rules?.pureForm { validatePureForm(s, v, pure) }
         if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules {
             if let min = rules.minSelections, chosen.count < min {
-                fieldError(s, .minSelections, params: [("min", .int(min))], warning: warning)
+                fieldError(s, .minSelections, params: rules.errorParams.minSelections ?? [("min", .int(min))], warning: warning)
             }
             if let max = rules.maxSelections, chosen.count > max {
-                fieldError(s, .maxSelections, params: [("max", .int(max))], warning: warning)
+                fieldError(s, .maxSelections, params: rules.errorParams.maxSelections ?? [("max", .int(max))], warning: warning)
             }
         }
         if let pattern = rules?.format, checks.flags.contains(.textChecks), let text = v.textForChecks,
             !formatMatches(s, pattern, text)
         {
-            fieldError(s, .format, params: [("pattern", .string(pattern.source))], warning: warning)
+            fieldError(s, .format, params: rules?.errorParams.format ?? [("pattern", .string(pattern.source))], warning: warning)
         }
         if checks.flags.contains(.compare), let c = warning == nil ? plan.compares[slot.spec] : warning?.compare,
             let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
