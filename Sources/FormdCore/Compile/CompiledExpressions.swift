@@ -184,7 +184,7 @@ struct EvaluationEnvironment: ExpressionEnvironment {
             e.pointee.slotMap.fields[s].flags.contains(.hasOptions),
             e.pointee.plan.spec(e.pointee.slotMap.fields[s].spec).kind == .multiSelect
         else { return nil }
-        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot],
+        guard !e.pointee.hidden[s], !(e.pointee.sectionsMayHide && e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot]),
             case .array(let chosen)? = e.pointee.cells[s].origin == .sent
                 ? e.pointee.submission.members[Int(e.pointee.cells[s].member)].value : e.pointee.cells[s].stored
         else { return [] }
@@ -207,7 +207,7 @@ extension Evaluation {
     /// `pointer.pointee`, the whole `Evaluation` was copied (two dozen retains) per operand.
     static func operand(_ e: UnsafePointer<Evaluation>, _ s: Int, use: EvaluationEnvironment.Use) -> Operand {
         let flags = e.pointee.slotMap.fields[s].flags
-        guard !e.pointee.hidden[s], !e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot],
+        guard !e.pointee.hidden[s], !(e.pointee.sectionsMayHide && e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot]),
             // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
             let v = e.pointee.cells[s].origin == .sent
                 ? e.pointee.submission.members[Int(e.pointee.cells[s].member)].value : e.pointee.cells[s].stored

@@ -54,6 +54,8 @@ package final class FormPlan: Sendable {
     let programs: SpecTable<ProgramRef>
     /// Every spec's structural targets (`StructuralEdge`), and each spec's range in it.
     let edges: [StructuralEdge]
+    /// Some structural target names a section: only then can a section be hidden in a request.
+    let targetsSections: Bool
     let edgeRanges: SpecTable<Range<Int32>>
     /// Some field is a `multi_select`: answers then carry `labels` (API.md §4).
     let hasMultipleChoice: Bool
@@ -147,6 +149,10 @@ package final class FormPlan: Sendable {
             return start..<Int32(edges.count)
         }
         self.edges = edges
+        targetsSections = edges.contains {
+            if case .section = $0.destination { return true }
+            return false
+        }
         hasMultipleChoice = (fields + templates.flatMap({ $0.fields })).contains { $0.kind == .multiSelect }
         // A remote rule may answer `remote_unchecked`, a warning (SEMANTICS §6.2).
         hasWarnings = (fields + templates.flatMap({ $0.fields })).contains { $0.warnings != nil || $0.validations?.remote != nil }

@@ -68,6 +68,9 @@ package struct Evaluation: ~Copyable, Sendable {
     var disabled: [Bool]
     // Per section slot.
     var sectionHidden: [Bool]
+    /// Whether any entry of `sectionHidden` can become true (`FormPlan.targetsSections`): for
+    /// other forms a field's visibility is its own flag, without reading its slot for its section.
+    let sectionsMayHide: Bool
 
     /// The decoded submission (flat: sections sent as rows are flattened, `NestedRows`).
     let submission: JSONObject
@@ -128,6 +131,7 @@ package struct Evaluation: ~Copyable, Sendable {
         self.plan = plan
         self.mode = mode
         self.options = options
+        sectionsMayHide = plan.targetsSections
         aggregates = plan.templates.isEmpty ? nil : AggregateCache(attributes: plan.templates.map({ $0.fields.count }))
 
         // 1. Which instances exist (SEMANTICS §7), and where each key goes. Static slots do
@@ -239,7 +243,9 @@ package struct Evaluation: ~Copyable, Sendable {
 
     // MARK: - Visibility
 
-    @inline(__always) func isVisible(_ s: Int) -> Bool { !hidden[s] && !sectionHidden[slotMap.fields[s].sectionSlot] }
+    @inline(__always) func isVisible(_ s: Int) -> Bool {
+        !hidden[s] && !(sectionsMayHide && sectionHidden[slotMap.fields[s].sectionSlot])
+    }
 
     /// `fields.<id>.required` (API.md §5): visible, and `required` is true or its condition holds.
     @inline(__always) func isRequired(_ s: Int) -> Bool {

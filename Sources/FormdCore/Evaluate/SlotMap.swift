@@ -70,16 +70,41 @@ final class SlotMap: Sendable {
     /// Field slots: the static fields first, numbered as in the slotMap without instances and
     /// shared with it (a request with instances does not copy them), then the instances' fields.
     struct FieldSlots: Sendable {
-        let statics: [FieldSlot]
+        /// The static slots, in memory of their own.
+        let statics: StaticFieldSlots
         var instances: [FieldSlot] = []
 
+        /// Every pass of an evaluation reads slots through here (about a hundred reads a
+        /// request): the static ones from a plain pointer, with the one comparison that is also
+        /// the bounds check, instead of through an array (its reference, count and bounds
+        /// check, about 15 instructions a read).
         @inline(__always) subscript(s: Int) -> FieldSlot {
-            s < statics.count ? statics[s] : instances[s - statics.count]
+            let n = statics.count
+            if UInt(bitPattern: s) < UInt(bitPattern: n) { return statics.base[s] }
+            return instances[s &- n]
         }
 
         var count: Int { statics.count + instances.count }
         /// Slot numbers, not output order (see `SlotMap.outputOrder`).
         var indices: Range<Int> { 0..<count }
+    }
+
+    /// The static field slots of a plan, immutable, in memory this object owns: `FieldSlots`
+    /// reads them through `base` without an array's checks (it compares the slot with `count`).
+    final class StaticFieldSlots: @unchecked Sendable {
+        let base: UnsafeMutablePointer<FieldSlot>
+        let count: Int
+
+        init(_ slots: [FieldSlot]) {
+            count = slots.count
+            base = .allocate(capacity: max(1, slots.count))
+            slots.withUnsafeBufferPointer { if let p = $0.baseAddress { base.initialize(from: p, count: slots.count) } }
+        }
+
+        deinit {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
     }
 
     let fields: FieldSlots
@@ -163,7 +188,7 @@ final class SlotMap: Sendable {
             }
             sectionFields.append(Int32(first)..<Int32(slots.count))
         }
-        self.fields = FieldSlots(statics: slots)
+        self.fields = FieldSlots(statics: StaticFieldSlots(slots))
         ids = FieldIDs(statics: staticIDs)
         quotedStaticIDs = QuotedKeys(staticIDs)
         submissionKeys = KeyHints(ids: staticIDs, quoted: quotedStaticIDs)
