@@ -27,6 +27,24 @@ import Testing
         #expect(r.valueKeys == ["a", "f", "c"])
     }
 
+    /// Dropped keys come from two places (slots in slot order, unplaced keys in member order)
+    /// and are put back into submission order: long lists, members past 64, slots sent backwards.
+    @Test(arguments: [3, 20, 40])
+    func droppedKeysOfManyKindsStayInSubmissionOrder(fields: Int) throws {
+        let def = Engine.fields(
+            (0..<fields).map { #"{"id": "h\#($0)", "type": "text", "hidden": true}, {"id": "t\#($0)", "type": "text"}"# }
+                .joined(separator: ","))
+        var keys: [String] = []
+        var expected: [String] = []
+        for i in (0..<fields).reversed() {
+            keys += [#""u\#(i)": 1"#, #""h\#(i)": "x""#, #""t\#(i)": "kept""#]
+            expected += ["u\(i):unknown", "h\(i):hidden"]
+        }
+        let r = try Engine.run(def, "{" + keys.joined(separator: ",") + "}", mode: .validate)
+        #expect(r.dropped == expected)
+        #expect(r.valueKeys.count == fields)
+    }
+
     @Test func nullAndEmptySubmissionsAreNotDropped() throws {
         let r = try Engine.run(Self.def, #"{"h": null, "zz": "", "go": "  "}"#)
         #expect(r.dropped == [])

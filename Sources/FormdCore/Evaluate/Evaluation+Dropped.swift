@@ -21,39 +21,65 @@ extension Evaluation {
         return out
     }
 
-    /// `dropped`, one key at a time: the answer writes them without building the list.
+    /// `dropped`, one key at a time, in submission order: the answer writes them without
+    /// building the list when nothing is dropped.
     func forEachDroppedKey(_ body: (String, DropReason) -> Void) {
-        // By index, and from the slot flags: copying each member and visiting each field's spec
-        // cost two memory accesses per submitted key on large submissions, for a list that is
-        // usually short.
         let members = submission.members
-        do {
-            for m in members.indices {
-                let slot = Int(memberSlot[m])
-                guard slot >= 0 else {
-                    if members[m].value.isPresentForDropping {
-                        body(members[m].key, slot == Self.overLimitMember ? .overLimit : .unknown)
-                    }
-                    continue
-                }
-                let flags = slotMap.fields[slot].flags
-                let reason: DropReason
-                if !flags.contains(.holdsValue) {
-                    reason = .notInput
-                } else if !isVisible(slot) {
-                    reason = flags.contains(.clearWhenHidden) ? .cleared : .hidden
-                } else if flags.contains(.hasFormula) {
-                    let spec = plan.spec(slotMap.fields[slot].spec)
-                    guard !Self.sameValue(sent: members[m].value, computed: cells[slot].stored, spec: spec) else { continue }
-                    reason = .computed
-                } else if !cleared.isEmpty && cleared[slot] && !hasValue(slot) {
-                    reason = .cleared
-                } else {
-                    continue
-                }
-                if members[m].value.isPresentForDropping { body(members[m].key, reason) }
+        var out: [(member: Int32, reason: DropReason)] = []
+        func add(_ m: Int32, _ reason: DropReason) {
+            if out.isEmpty { out.reserveCapacity(4) }  // one allocation for a few
+            out.append((m, reason))
+        }
+        // The placed members, from their slots (flags, not each field's spec: visiting every
+        // spec cost a memory access per submitted key on large submissions).
+        for s in cells.indices {
+            let m = Int(cells[s].member)
+            guard m >= 0 else { continue }
+            let flags = slotMap.fields[s].flags
+            let reason: DropReason
+            if !flags.contains(.holdsValue) {
+                reason = .notInput
+            } else if !isVisible(s) {
+                reason = flags.contains(.clearWhenHidden) ? .cleared : .hidden
+            } else if flags.contains(.hasFormula) {
+                let spec = plan.spec(slotMap.fields[s].spec)
+                guard !Self.sameValue(sent: members[m].value, computed: cells[s].stored, spec: spec) else { continue }
+                reason = .computed
+            } else if !cleared.isEmpty && cleared[s] && !hasValue(s) {
+                reason = .cleared
+            } else {
+                continue
+            }
+            if members[m].value.isPresentForDropping { add(Int32(m), reason) }
+        }
+        // The others: keys naming no field, second spellings of a slot, instances past the cap.
+        if placedMembers < members.count {
+            // Which members are placed: bits of a word for up to 64 members, else an array.
+            var word: UInt64 = 0
+            var placed: [Bool] = members.count > 64 ? [Bool](filledWith: false, count: members.count) : []
+            func mark(_ m: Int) { if placed.isEmpty { word |= 1 &<< UInt64(m) } else { placed[m] = true } }
+            for s in cells.indices where cells[s].member >= 0 { mark(Int(cells[s].member)) }
+            for m in overLimitMembers {
+                mark(Int(m))
+                if members[Int(m)].value.isPresentForDropping { add(m, .overLimit) }
+            }
+            for m in members.indices where !(placed.isEmpty ? word & (1 &<< UInt64(m)) != 0 : placed[m]) {
+                if members[m].value.isPresentForDropping { add(Int32(m), .unknown) }
             }
         }
+        // Into submission order: a short list by insertion (the library's sort cost hundreds of
+        // instructions for two entries), a long one by the library's sort (no quadratic case).
+        if out.count > 16 { out.sort { $0.member < $1.member } }
+        var k = 1
+        while k < out.count && out.count <= 16 {
+            var j = k
+            while j > 0 && out[j - 1].member > out[j].member {
+                out.swapAt(j - 1, j)
+                j -= 1
+            }
+            k += 1
+        }
+        for d in out { body(members[Int(d.member)].key, d.reason) }
     }
 
     /// Fields with `clear_when_hidden` that are hidden and were sent a value: evaluate lists a

@@ -77,8 +77,12 @@ package struct Evaluation: ~Copyable, Sendable {
     /// The sections the client sent as rows, answered as rows; nil for a flat submission. Set by
     /// `Evaluation.of` after the evaluation (it changes only how `values` is written).
     var nestedRows: NestedRows? = nil
-    /// Per member of `submission`: the slot it fills, or -1 (no field, or a second spelling).
-    var memberSlot: [Int32] = []
+    /// How many members of `submission` fill a slot (`Cell.member`); the others are dropped.
+    /// A count, not a slot per member: most requests place every member, and `dropped` then
+    /// needs no list of them (an allocation fewer).
+    var placedMembers = 0
+    /// Members whose instance is past the cap: dropped as `over_limit`.
+    var overLimitMembers: [Int32] = []
     var actions: [Action] = []
     /// The members of `actions` once it is long, so that recording stays O(1) per target (`record`).
     var actionSet: Set<Action> = []
@@ -90,8 +94,6 @@ package struct Evaluation: ~Copyable, Sendable {
     let aggregates: AggregateCache?
     /// Per template: instances the submission named, before the cap.
     var requestedInstances: [Int] = []
-    /// `memberSlot` of a key whose instance is past the cap.
-    static let overLimitMember: Int32 = -2
     /// Formula slots whose text would pass `options.maxTextBytes` (SEMANTICS §11).
     var textTooLong: Set<Int> = []
     /// What is left of `options.formatAllowance`.
@@ -141,7 +143,6 @@ package struct Evaluation: ~Copyable, Sendable {
         let staticCount = plan.staticSlotMap.fields.count
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
-        memberSlot = Array(filledWith: -1, count: values.count)
         cells = Cell.empty(count: staticCount)
         var next = 0  // the static field the next key most likely names
         // By index, reading only the key: `for member in values.members` copied each member,
@@ -153,7 +154,7 @@ package struct Evaluation: ~Copyable, Sendable {
                 let slot = plan.staticSlotMap.staticSlot[i]
                 if cells[slot].member < 0 {
                     cells[slot].member = Int32(m)
-                    memberSlot[m] = Int32(slot)
+                    placedMembers += 1
                 }
             case .instance(let t, let n, let a):
                 instanceSets[t].insert(n)
@@ -183,7 +184,7 @@ package struct Evaluation: ~Copyable, Sendable {
         if n > staticCount { cells.append(contentsOf: repeatElement(Cell(), count: n - staticCount)) }
         for p in pending {
             guard let o = slotMap.ordinal(template: p.template, instance: p.index) else {
-                memberSlot[p.member] = Self.overLimitMember
+                overLimitMembers.append(Int32(p.member))
                 continue
             }
             let slot = slotMap.instanceBase[p.template][o] + p.attr
@@ -191,7 +192,7 @@ package struct Evaluation: ~Copyable, Sendable {
             // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
             if cells[slot].member < 0 {
                 cells[slot].member = Int32(p.member)
-                memberSlot[p.member] = Int32(slot)
+                placedMembers += 1
             }
         }
         hidden = slotMap.baseHidden
