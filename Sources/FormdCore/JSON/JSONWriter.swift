@@ -101,6 +101,12 @@ package struct JSONWriter: ~Copyable {
         count &+= n
     }
 
+    /// `n` bytes from `p`, as they are (already valid JSON where they go).
+    @inline(__always) mutating func appendRaw(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        reserve(n)
+        put(p, n)
+    }
+
     /// One raw byte (e.g. a line feed after a JSON line).
     package mutating func append(byte b: UInt8) {
         reserve(1)

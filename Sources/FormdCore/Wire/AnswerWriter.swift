@@ -221,7 +221,7 @@ extension JSONWriter {
         case .template(let t, let label, let locale):
             separator()
             append(byte: UInt8(ascii: "\""))
-            t.forEachPiece(label: label, params: params, locale: locale) { appendEscaped($0) }
+            t.write(label: label, params: params, locale: locale, into: &self)
             append(byte: UInt8(ascii: "\""))
             needsComma = true
         }
