@@ -182,7 +182,7 @@ package struct JSONWriter: ~Copyable {
 
     /// A key known when the program is built, that needs no escaping (the answer's own keys):
     /// written without scanning it.
-    package mutating func fixedKey(_ key: StaticString) {
+    @inline(__always) package mutating func fixedKey(_ key: StaticString) {
         let n = key.utf8CodeUnitCount
         reserve(n + 4)
         if needsComma { put(UInt8(ascii: ",")) }
