@@ -69,15 +69,16 @@ extension Evaluation {
         }
         // Into submission order: a short list by insertion (the library's sort cost hundreds of
         // instructions for two entries), a long one by the library's sort (no quadratic case).
-        if out.count > 16 { out.sort { $0.member < $1.member } }
-        var k = 1
-        while k < out.count && out.count <= 16 {
-            var j = k
-            while j > 0 && out[j - 1].member > out[j].member {
-                out.swapAt(j - 1, j)
-                j -= 1
+        if out.count > 16 {
+            out.sort { $0.member < $1.member }
+        } else {
+            for k in out.indices.dropFirst() {
+                var j = k
+                while j > 0 && out[j - 1].member > out[j].member {
+                    out.swapAt(j - 1, j)
+                    j -= 1
+                }
             }
-            k += 1
         }
         for d in out { body(members[Int(d.member)].key, d.reason) }
     }
