@@ -116,9 +116,7 @@ package struct JSONWriter: ~Copyable {
     /// Raw bytes, verbatim.
     package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { p in
-            guard let a = p.baseAddress else { return }
-            reserve(p.count)
-            put(a, p.count)
+            if let a = p.baseAddress { appendRaw(a, p.count) }
         }
     }
 
@@ -267,9 +265,7 @@ package struct JSONWriter: ~Copyable {
     /// The UTF-8 of `s`, verbatim.
     @inline(__always) mutating func appendRaw(_ s: String) {
         let done: Void? = s.utf8.withContiguousStorageIfAvailable { p in
-            guard let a = p.baseAddress else { return }
-            reserve(p.count)
-            put(a, p.count)
+            if let a = p.baseAddress { appendRaw(a, p.count) }
         }
         if done == nil { append(Array(s.utf8)) }
     }

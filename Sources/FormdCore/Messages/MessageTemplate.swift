@@ -79,16 +79,7 @@ package final class MessageTemplate: Sendable, Hashable {
                 case .label:
                     w.appendEscaped(label)
                 case .param(let name):
-                    if let value = MessageTemplate.lookup(name, in: params) {
-                        MessageTemplate.pieces(of: value) { w.appendEscaped($0) }
-                    } else if name == "relation", case .string(let rule)? = MessageTemplate.lookup("rule", in: params),
-                              let words = CompareRelation.words(rule: rule, locale: locale) {
-                        w.appendEscaped(words)
-                    } else {
-                        w.appendEscaped("{")
-                        w.appendEscaped(name)
-                        w.appendEscaped("}")
-                    }
+                    MessageTemplate.pieces(ofParam: name, params, locale) { w.appendEscaped($0) }
                 }
                 start = end
             }
@@ -173,17 +164,26 @@ package final class MessageTemplate: Sendable, Hashable {
             case .label:
                 body(label)
             case .param(let name):
-                if let value = MessageTemplate.lookup(name, in: params) {
-                    MessageTemplate.pieces(of: value, body)
-                } else if name == "relation", case .string(let rule)? = MessageTemplate.lookup("rule", in: params),
-                          let words = CompareRelation.words(rule: rule, locale: locale) {
-                    body(words)
-                } else {
-                    body("{")
-                    body(name)
-                    body("}")
-                }
+                MessageTemplate.pieces(ofParam: name, params, locale, body)
             }
+        }
+    }
+
+    /// The text of placeholder `{name}`: the param's value, else `{relation}` in words, else the
+    /// placeholder as written.
+    @inline(__always)
+    private static func pieces(
+        ofParam name: String, _ params: [(key: String, value: JSONValue)], _ locale: SupportedLocale, _ body: (String) -> Void
+    ) {
+        if let value = lookup(name, in: params) {
+            pieces(of: value, body)
+        } else if name == "relation", case .string(let rule)? = lookup("rule", in: params),
+                  let words = CompareRelation.words(rule: rule, locale: locale) {
+            body(words)
+        } else {
+            body("{")
+            body(name)
+            body("}")
         }
     }
 
