@@ -45,6 +45,61 @@ import Testing
         #expect(r.valueKeys.count == fields)
     }
 
+    /// An answer copies what the form's compiler wrote once (field ids, built-in codes, the
+    /// params of a field's own rules); what it writes must be what the typed state holds: every
+    /// error kind, a pattern that needs escaping, template rows (ids made per request), warnings.
+    @Test(arguments: [SupportedLocale.en, .nb])
+    func errorsWrittenFromCompiledTextMatchTheTypedState(locale: SupportedLocale) throws {
+        let def = #"""
+            {"groups": [{"sections": [
+                {"id": "s0", "fields": [
+                    {"id": "name", "type": "text", "title": "Name \"quoted\"", "validations": {"required": true, "min_length": 3, "max_length": 4}},
+                    {"id": "code", "type": "text", "validations": {"format": "^[a-z\\\"]+\\d$"}},
+                    {"id": "n", "type": "float", "validations": {"min_value": 0.5}},
+                    {"id": "m", "type": "float", "validations": {"max_value": -1e2}},
+                    {"id": "tags", "type": "multi_select", "values": [{"id": "a"}, {"id": "b"}], "validations": {"min_selections": 2}},
+                    {"id": "tags2", "type": "multi_select", "values": [{"id": "a"}, {"id": "b"}], "validations": {"max_selections": 1}},
+                    {"id": "d", "type": "date"}, {"id": "e", "type": "date", "validations": {"compare_to": "d", "compare_rule": ">"}},
+                    {"id": "w", "type": "text", "warnings": {"min_length": 3, "format": "^a"}}]},
+                {"id": "items", "type": "dynamic"}]}],
+             "templates": {"sections": [{"id": "items", "fields": [
+                {"id": "items[:index].price", "type": "float", "validations": {"max_value": 100, "format": "^1"}}]}]}}
+            """#
+        let r = try Engine.run(
+            def, #"{"name": "ab", "code": "x", "n": 0.25, "m": 3, "tags": ["a"], "tags2": ["a", "b"], "d": "2025-01-02", "e": "2025-01-01", "w": "b", "items[1].price": 200, "items[3].price": "x"}"#,
+            mode: .validate, locale: locale)
+        let wire = try #require(r.root.objectValue)
+        let errors = try #require(wire["errors"]?.arrayValue)
+        #expect(errors.count >= 9)
+        #expect(errors == r.errors)
+        #expect(Set(r.errorList).isSuperset(of: [
+            "name:min_length", "code:format", "n:min_value", "m:max_value", "tags:min_selections", "tags2:max_selections", "e:compare",
+            "items[1].price:max_value", "items[1].price:format", "items[3].price:type",
+        ]))
+        let warnings = try #require(wire["warnings"]?.arrayValue)
+        #expect(warnings.count == r.state.warnings.count && warnings.count == 2)
+        #expect(warnings.map { $0.objectValue?["code"] } == r.state.warnings.map { .string($0.code) })
+        #expect(warnings.map { $0.objectValue?["params"] } == r.state.warnings.map { w in
+            .object(JSONObject(w.params.map { JSONObject.Member(key: $0.key, value: $0.value) })) })
+    }
+
+    @Test func builtInCodeNamesAreTheirRawValues() {
+        for code in ErrorCode.allCases { #expect("\(code.name)" == code.rawValue) }
+    }
+
+    @Test func compiledParamsAreWrittenAsTheWriterWritesThem() {
+        let lists: [[(key: String, value: JSONValue)]] = [
+            [], [("min", .int(2))], [("pattern", .string(#"^\+?"[0-9 ]{8,19}$"#))],
+            [("max", .number(JSONNumber(literal: "-1e2"))), ("rule", .string("<=")), ("fields", .array([.string("a"), .null]))],
+        ]
+        for list in lists {
+            var w = JSONWriter()
+            w.params(list)
+            #expect(ParamList(encoding: list).json == w.bytes)
+            #expect(ParamList(list).json.isEmpty)
+        }
+    }
+
     @Test func nullAndEmptySubmissionsAreNotDropped() throws {
         let r = try Engine.run(Self.def, #"{"h": null, "zz": "", "go": "  "}"#)
         #expect(r.dropped == [])

@@ -43,7 +43,7 @@ final class FieldSpec: Sendable {
     /// Where the field is in the definition (diagnostics).
     let path: String
     /// The `params` of its `type` error, made once (see `ErrorParams`).
-    let typeErrorParams: ErrorParams.List
+    let typeErrorParams: ParamList
 
     init(
         field: Field, id: String, kind: FieldKind, template: Int?, section: Int, coercer: ValueCoercer,
@@ -74,7 +74,7 @@ final class FieldSpec: Sendable {
         self.hasValueTargets = hasValueTargets
         self.holdsValue = kind.holdsValue
         self.isSecret = field.isSecret
-        typeErrorParams = [("expected", .string(kind.expectedName))]
+        typeErrorParams = ParamList(encoding: [("expected", .string(kind.expectedName))])
     }
 }
 
@@ -219,26 +219,28 @@ final class ValidationSpec: Sendable {
         self.compareRule = compareRule
         self.messageTable = messageTable
         errorParams = ErrorParams(
-            minLength: minLength.map { [("min", .int($0))] }, maxLength: maxLength.map { [("max", .int($0))] },
-            minValue: minValue.map { [("min", .number(JSONNumber(literal: $0.text)))] },
-            maxValue: maxValue.map { [("max", .number(JSONNumber(literal: $0.text)))] },
-            minSelections: minSelections.map { [("min", .int($0))] }, maxSelections: maxSelections.map { [("max", .int($0))] },
-            format: format.map { [("pattern", .string($0.source))] })
+            minLength: minLength.map { ParamList(encoding: [("min", .int($0))]) },
+            maxLength: maxLength.map { ParamList(encoding: [("max", .int($0))]) },
+            minValue: minValue.map { ParamList(encoding: [("min", .number(JSONNumber(literal: $0.text)))]) },
+            maxValue: maxValue.map { ParamList(encoding: [("max", .number(JSONNumber(literal: $0.text)))]) },
+            minSelections: minSelections.map { ParamList(encoding: [("min", .int($0))]) },
+            maxSelections: maxSelections.map { ParamList(encoding: [("max", .int($0))]) },
+            format: format.map { ParamList(encoding: [("pattern", .string($0.source))]) })
     }
 }
 
-/// The `params` of the errors a field's rules give, made when the form is compiled: they depend
-/// only on the definition, and an error then shares its list instead of allocating one (an
-/// allocation and a deallocation per error, about 500 instructions). Nil where the rule is absent.
+/// The `params` of the errors a field's rules give, made when the form is compiled with their
+/// JSON: they depend only on the definition, and an error then shares its list instead of
+/// allocating one (an allocation and a deallocation per error, about 500 instructions). Nil
+/// where the rule is absent.
 struct ErrorParams: Sendable {
-    typealias List = [(key: String, value: JSONValue)]
-    let minLength: List?
-    let maxLength: List?
-    let minValue: List?
-    let maxValue: List?
-    let minSelections: List?
-    let maxSelections: List?
-    let format: List?
+    let minLength: ParamList?
+    let maxLength: ParamList?
+    let minValue: ParamList?
+    let maxValue: ParamList?
+    let minSelections: ParamList?
+    let maxSelections: ParamList?
+    let format: ParamList?
 }
 
 /// One expression rule (`validations.rules` or `warnings.rules`), compiled: its condition and

@@ -17,7 +17,7 @@ extension Evaluation {
             outcomes().warnings.append(
                 makeError(
                     .field(id), .remoteUnchecked, params: [("validator", .string(rule.validator))], label: label(s),
-                    fieldMessages: validations.messageTable))
+                    fieldMessages: validations.messageTable, slot: s))
         case .invalid(let r)?:
             errors.append(remoteError(s, r, validations))
         }
@@ -40,7 +40,8 @@ extension Evaluation {
             for m in o.members { params.append((m.key, m.value)) }
         }
         let label = label(s)
-        var error = makeError(.field(slotMap.ids[s]), .remote, params: params, label: label, fieldMessages: validations.messageTable)
+        var error = makeError(
+            .field(slotMap.ids[s]), .remote, params: ParamList(params), label: label, fieldMessages: validations.messageTable, slot: s)
         error.customCode = code
         let locale = options.locale
         func text(_ v: JSONValue?) -> String? {

@@ -252,9 +252,9 @@ extension Evaluation {
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
         // Built in place in the append: a local `var error` was copied into the list and destroyed.
         let error = FormError(
-            subject: .field(slotMap.ids[s]), code: .rule, params: [],
+            subject: .field(slotMap.ids[s]), code: .rule, paramList: [],
             text: .template(rule.messages[options.locale.index], label: label, locale: options.locale),
-            customCode: rule.customCode)
+            customCode: rule.customCode, slot: Int32(s))
         if warning { outcomes().warnings.append(error) } else { errors.append(error) }
     }
 
@@ -274,8 +274,7 @@ extension Evaluation {
     /// Appends an error of slot `s`'s field, with its label (`:index` substituted in instances)
     /// and its own message overrides.
     private mutating func fieldError(
-        _ s: Int, _ code: ErrorCode, params: [(key: String, value: JSONValue)], messageKey: String? = nil,
-        warning: WarningChecks? = nil
+        _ s: Int, _ code: ErrorCode, params: ParamList, messageKey: String? = nil, warning: WarningChecks? = nil
     ) {
         let slot = slotMap.fields[s]
         let spec = plan.spec(slot.spec)
@@ -284,7 +283,9 @@ extension Evaluation {
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
         if let warning {
             outcomes().warnings.append(
-                makeError(.field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: warning.rules.messageTable))
+                makeError(
+                    .field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: warning.rules.messageTable,
+                    slot: s))
             return
         }
         let key = spec.validations?.pureForm.flatMap { pure in
@@ -295,7 +296,7 @@ extension Evaluation {
         if errors.isEmpty { errors.reserveCapacity(16) }
         errors.append(makeError(
             .field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable,
-            messageKey: key))
+            messageKey: key, slot: s))
     }
 
     /// One `format` check of slot `s`'s value within what is left of the request's budget. A
@@ -396,14 +397,18 @@ extension JSONValue {
 
 extension Evaluation {
     func makeError(
-        _ subject: FormError.Subject, _ code: ErrorCode, params: [(key: String, value: JSONValue)], label: String,
-        fieldMessages: MessageTable?, messageKey: String? = nil
+        _ subject: FormError.Subject, _ code: ErrorCode, params: ParamList, label: String, fieldMessages: MessageTable?,
+        messageKey: String? = nil, slot: Int = -1
     ) -> FormError {
         guard let template = MessageCatalog.builtIn.template(
             for: code, locale: options.locale, field: fieldMessages, form: plan.formMessages)
-        else { return FormError(subject: subject, code: code, params: params, message: code.rawValue, messageKey: messageKey) }
+        else {
+            return FormError(
+                subject: subject, code: code, paramList: params, text: .plain(code.rawValue), messageKey: messageKey,
+                slot: Int32(slot))
+        }
         return FormError(
-            subject: subject, code: code, params: params, text: .template(template, label: label, locale: options.locale),
-            messageKey: messageKey)
+            subject: subject, code: code, paramList: params, text: .template(template, label: label, locale: options.locale),
+            messageKey: messageKey, slot: Int32(slot))
     }
 }

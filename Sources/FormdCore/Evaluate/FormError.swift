@@ -6,10 +6,15 @@ package struct FormError: Sendable, Hashable {
         case form
     }
 
-    /// Params in output order; values are JSON.
     package var subject: Subject
     package var code: ErrorCode
-    package var params: [(key: String, value: JSONValue)]
+    /// Params in output order; values are JSON.
+    package var params: [(key: String, value: JSONValue)] { paramList.list }
+    /// The params, with their JSON when the form's compiler wrote it (see `ParamList`).
+    let paramList: ParamList
+    /// The field's slot in the evaluation that made the error, or -1: the answer then copies
+    /// the field's id as written at load (`SlotMap.quotedStaticIDs`) instead of escaping it.
+    let slot: Int32
     /// The message, as a text or as the template it is rendered from: most errors are written
     /// into an answer once, and rendering straight into the answer's buffer spares a `String`
     /// built per error (about 2,400 instructions each under callgrind, most of it allocation).
@@ -36,16 +41,27 @@ package struct FormError: Sendable, Hashable {
         subject: Subject, code: ErrorCode, params: [(key: String, value: JSONValue)], text: MessageText,
         messageKey: String? = nil, customCode: String? = nil
     ) {
+        self.init(subject: subject, code: code, paramList: ParamList(params), text: text, messageKey: messageKey, customCode: customCode)
+    }
+
+    init(
+        subject: Subject, code: ErrorCode, paramList: ParamList, text: MessageText, messageKey: String? = nil,
+        customCode: String? = nil, slot: Int32 = -1
+    ) {
         self.subject = subject
         self.code = code
-        self.params = params
+        self.paramList = paramList
         self.text = text
         self.messageKey = messageKey
         self.customCode = customCode
+        self.slot = slot
     }
 
     /// The code answers carry.
     package var codeText: String { customCode ?? code.rawValue }
+
+    /// `codeText` for an answer: a built-in code is a constant.
+    var answerCode: AnswerString { customCode.map { .text($0) } ?? .fixed(code.name) }
 
     package static func == (a: FormError, b: FormError) -> Bool {
         a.subject == b.subject && a.code == b.code && a.customCode == b.customCode && a.message == b.message
@@ -56,5 +72,32 @@ package struct FormError: Sendable, Hashable {
         h.combine(subject)
         h.combine(code)
         h.combine(message)
+    }
+}
+
+/// An error's `params`, with their JSON (`{"min":2}`) when they depend only on the definition:
+/// those lists are made once, when the form is compiled (`ErrorParams`), and an answer copies
+/// their JSON instead of writing each key and value again (about 500 instructions a param under
+/// callgrind). Lists made per error have no JSON: the answer writes them.
+struct ParamList: Sendable, ExpressibleByArrayLiteral {
+    let list: [(key: String, value: JSONValue)]
+    /// `list` as a JSON object, or empty.
+    let json: [UInt8]
+
+    init(_ list: [(key: String, value: JSONValue)]) {
+        self.list = list
+        json = []
+    }
+
+    init(arrayLiteral elements: (key: String, value: JSONValue)...) {
+        self.init(elements)
+    }
+
+    /// `list` with its JSON written now (the form's compiler's lists).
+    init(encoding list: [(key: String, value: JSONValue)]) {
+        self.list = list
+        var w = JSONWriter(reservingCapacity: 32)
+        w.params(list)
+        json = w.bytes
     }
 }

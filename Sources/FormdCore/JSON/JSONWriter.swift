@@ -272,8 +272,13 @@ package struct JSONWriter: ~Copyable {
 
     /// Splices in one already-encoded JSON value (e.g. a served definition), verbatim.
     package mutating func rawValue(_ json: [UInt8]) {
-        separator()
-        append(json)
+        json.withUnsafeBufferPointer { rawValue($0) }
+    }
+
+    @inline(__always) mutating func rawValue(_ json: UnsafeBufferPointer<UInt8>) {
+        reserve(json.count &+ 1)
+        if needsComma { put(UInt8(ascii: ",")) }
+        if let p = json.baseAddress { put(p, json.count) }
         needsComma = true
     }
 

@@ -55,4 +55,31 @@ package enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     }
 
     static let count = 20
+
+    /// `rawValue` as a constant of the program, which an answer copies without escaping it
+    /// (a test holds the two equal).
+    var name: StaticString {
+        switch self {
+        case .required: "required"
+        case .type: "type"
+        case .minLength: "min_length"
+        case .maxLength: "max_length"
+        case .minValue: "min_value"
+        case .maxValue: "max_value"
+        case .format: "format"
+        case .compare: "compare"
+        case .ssn: "ssn"
+        case .bankAccount: "bank_account"
+        case .postalCode: "postal_code"
+        case .minInstances: "min_instances"
+        case .maxInstances: "max_instances"
+        case .unstable: "unstable"
+        case .textTooLong: "text_too_long"
+        case .minSelections: "min_selections"
+        case .maxSelections: "max_selections"
+        case .rule: "rule"
+        case .remote: "remote"
+        case .remoteUnchecked: "remote_unchecked"
+        }
+    }
 }

@@ -21,14 +21,14 @@ protocol AnswerContent: ~Copyable {
     /// `message`, `params`, `message_key`. Passed as arguments, not as a struct: building one per
     /// error cost the invalid answer ~4,000 instructions (callgrind, employment-invalid).
     func forEachError(
-        _ body: (_ field: String?, _ section: String?, _ code: String, _ message: MessageText,
-                 _ params: [(key: String, value: JSONValue)], _ messageKey: String?) -> Void)
+        _ body: (_ field: AnswerString?, _ section: String?, _ code: AnswerString, _ message: MessageText,
+                 _ params: ParamList, _ messageKey: String?) -> Void)
     /// Whether the answer has a `warnings` list: forms that declare a `warnings` block.
     var answerHasWarnings: Bool { get }
     /// `warnings` (SEMANTICS §6.1): entries shaped as those of `errors`, in the same order.
     func forEachWarning(
-        _ body: (_ field: String?, _ section: String?, _ code: String, _ message: MessageText,
-                 _ params: [(key: String, value: JSONValue)], _ messageKey: String?) -> Void)
+        _ body: (_ field: AnswerString?, _ section: String?, _ code: AnswerString, _ message: MessageText,
+                 _ params: ParamList, _ messageKey: String?) -> Void)
     /// `dropped`: submitted keys not in `values` as sent, with their reason.
     func forEachDropped(_ body: (_ key: String, _ reason: String) -> Void)
     /// `hidden` and `disabled` (validate): ids in definition order.
@@ -183,7 +183,7 @@ extension JSONWriter {
     /// `message`, `params` in order, and `message_key` for PureForm inputs (SEMANTICS §12).
     @inline(__always)
     mutating func errorEntry(
-        field: String?, section: String?, code: String, message: MessageText, params: [(key: String, value: JSONValue)],
+        field: AnswerString?, section: String?, code: AnswerString, message: MessageText, params: ParamList,
         messageKey: String?
     ) {
         beginObject()
@@ -197,17 +197,26 @@ extension JSONWriter {
         fixedKey("code")
         string(code)
         fixedKey("message")
-        self.message(message, params: params)
+        self.message(message, params: params.list)
         fixedKey("params")
-        beginObject()
-        for p in params {
-            key(p.key)
-            writeValue(p.value)
+        if params.json.isEmpty {
+            self.params(params.list)
+        } else {
+            rawValue(params.json)
         }
-        endObject()
         if let messageKey {
             fixedKey("message_key")
             string(messageKey)
+        }
+        endObject()
+    }
+
+    /// An error's `params` object.
+    mutating func params(_ list: [(key: String, value: JSONValue)]) {
+        beginObject()
+        for p in list {
+            key(p.key)
+            writeValue(p.value)
         }
         endObject()
     }
@@ -230,16 +239,16 @@ extension JSONWriter {
     /// An engine error's entry.
     @inline(__always)
     mutating func errorEntry(_ e: FormError, withSubject: Bool = true) {
-        var field: String?
+        var field: AnswerString?
         var section: String?
         if withSubject {
             switch e.subject {
-            case .field(let id): field = id
+            case .field(let id): field = .text(id)
             case .section(let id): section = id
             case .form: break
             }
         }
-        errorEntry(field: field, section: section, code: e.codeText, message: e.text, params: e.params, messageKey: e.messageKey)
+        errorEntry(field: field, section: section, code: e.answerCode, message: e.text, params: e.paramList, messageKey: e.messageKey)
     }
 }
 

@@ -80,24 +80,31 @@ extension Evaluation: AnswerContent {
     var answerHasWarnings: Bool { plan.hasWarnings }
 
     @inline(__always)
-    func forEachWarning(_ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
-        Self.forEach(warnings, body)
+    func forEachWarning(_ body: (AnswerString?, String?, AnswerString, MessageText, ParamList, String?) -> Void) {
+        forEach(warnings, body)
     }
 
     @inline(__always)
-    func forEachError(_ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
-        Self.forEach(errors, body)
+    func forEachError(_ body: (AnswerString?, String?, AnswerString, MessageText, ParamList, String?) -> Void) {
+        forEach(errors, body)
     }
 
+    /// A field's id is copied as written at load when the field is static (`quotedStaticIDs`).
     @inline(__always)
-    static func forEach(_ list: [FormError], _ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
-        // By index, not `for e in list`: binding each error copied it (retaining its strings,
-        // params and template) only to release it again.
-        for i in list.indices {
-            switch list[i].subject {
-            case .field(let id): body(id, nil, list[i].codeText, list[i].text, list[i].params, list[i].messageKey)
-            case .section(let id): body(nil, id, list[i].codeText, list[i].text, list[i].params, list[i].messageKey)
-            case .form: body(nil, nil, list[i].codeText, list[i].text, list[i].params, list[i].messageKey)
+    func forEach(_ list: [FormError], _ body: (AnswerString?, String?, AnswerString, MessageText, ParamList, String?) -> Void) {
+        let statics = slotMap.quotedStaticIDs.count
+        slotMap.quotedStaticIDs.withKeys(colon: false) { quoted in
+            // By index, not `for e in list`: binding each error copied it (retaining its strings,
+            // params and template) only to release it again.
+            for i in list.indices {
+                switch list[i].subject {
+                case .field(let id):
+                    let s = Int(list[i].slot)
+                    let field: AnswerString = s >= 0 && s < statics ? .quoted(quoted(s)) : .text(id)
+                    body(field, nil, list[i].answerCode, list[i].text, list[i].paramList, list[i].messageKey)
+                case .section(let id): body(nil, id, list[i].answerCode, list[i].text, list[i].paramList, list[i].messageKey)
+                case .form: body(nil, nil, list[i].answerCode, list[i].text, list[i].paramList, list[i].messageKey)
+                }
             }
         }
     }

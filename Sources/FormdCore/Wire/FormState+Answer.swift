@@ -112,8 +112,8 @@ extension FormState: AnswerContent {
         for a in actions { body(a.id, a.type, a.action.rawValue, a.value) }
     }
 
-    func forEachError(_ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
-        for e in errors { body(e.field, e.section, e.code, .plain(e.message), e.params, e.messageKey) }
+    func forEachError(_ body: (AnswerString?, String?, AnswerString, MessageText, ParamList, String?) -> Void) {
+        for e in errors { body(e.field.map { .text($0) }, e.section, .text(e.code), .plain(e.message), ParamList(e.params), e.messageKey) }
     }
 
     func forEachDropped(_ body: (String, String) -> Void) {
@@ -122,8 +122,8 @@ extension FormState: AnswerContent {
 
     var answerHasWarnings: Bool { hasWarnings }
 
-    func forEachWarning(_ body: (String?, String?, String, MessageText, [(key: String, value: JSONValue)], String?) -> Void) {
-        for e in warnings { body(e.field, e.section, e.code, .plain(e.message), e.params, e.messageKey) }
+    func forEachWarning(_ body: (AnswerString?, String?, AnswerString, MessageText, ParamList, String?) -> Void) {
+        for e in warnings { body(e.field.map { .text($0) }, e.section, .text(e.code), .plain(e.message), ParamList(e.params), e.messageKey) }
     }
 
     func forEachHidden(_ body: (String) -> Void) {

@@ -29,15 +29,34 @@ struct QuotedKeys: Sendable {
         }
     }
 
-    /// Calls `body` with a function that gives key i's bytes (valid only inside `body`).
-    @inline(__always) func withKeys<R>(_ body: ((Int) -> UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// Calls `body` with a function that gives key i's bytes, with its colon (`"phone":`), or
+    /// without it when `colon` is false (`"phone"`, a string value). Valid only inside `body`.
+    @inline(__always) func withKeys<R>(colon: Bool = true, _ body: ((Int) -> UnsafeBufferPointer<UInt8>) -> R) -> R {
         bytes.withUnsafeBufferPointer { all in
             ends.withUnsafeBufferPointer { ends in
                 body { i in
                     let start = i == 0 ? 0 : Int(ends[i - 1])
-                    return UnsafeBufferPointer(rebasing: all[start..<Int(ends[i])])
+                    return UnsafeBufferPointer(rebasing: all[start..<Int(ends[i]) - (colon ? 0 : 1)])
                 }
             }
+        }
+    }
+}
+
+/// A string value of the answer: text to escape and quote, text already written as JSON with its
+/// quotes (`"phone"`, from `QuotedKeys`), or a constant of the program that needs no escaping.
+enum AnswerString {
+    case text(String)
+    case quoted(UnsafeBufferPointer<UInt8>)
+    case fixed(StaticString)
+}
+
+extension JSONWriter {
+    @inline(__always) mutating func string(_ s: AnswerString) {
+        switch s {
+        case .text(let text): string(text)
+        case .quoted(let bytes): rawValue(bytes)
+        case .fixed(let text): fixedString(text)
         }
     }
 }
