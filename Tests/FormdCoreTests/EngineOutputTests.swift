@@ -63,18 +63,21 @@ import Testing
                     {"id": "w", "type": "text", "warnings": {"min_length": 3, "format": "^a"}}]},
                 {"id": "items", "type": "dynamic"}]}],
              "templates": {"sections": [{"id": "items", "fields": [
-                {"id": "items[:index].price", "type": "float", "validations": {"max_value": 100, "format": "^1"}}]}]}}
+                {"id": "items[:index].price", "type": "float", "validations": {"max_value": 100, "format": "^1"}},
+                {"id": "items[:index].max", "type": "float", "validations": {"compare_to": "items[:index].price", "compare_rule": ">="}}]}]}}
             """#
         let r = try Engine.run(
-            def, #"{"name": "ab", "code": "x", "n": 0.25, "m": 3, "tags": ["a"], "tags2": ["a", "b"], "d": "2025-01-02", "e": "2025-01-01", "w": "b", "items[1].price": 200, "items[3].price": "x"}"#,
+            def, #"{"name": "ab", "code": "x", "n": 0.25, "m": 3, "tags": ["a"], "tags2": ["a", "b"], "d": "2025-01-02", "e": "2025-01-01", "w": "b", "items[1].price": 200, "items[1].max": 1, "items[3].price": "x"}"#,
             mode: .validate, locale: locale)
         let wire = try #require(r.root.objectValue)
         let errors = try #require(wire["errors"]?.arrayValue)
         #expect(errors.count >= 9)
         #expect(errors == r.errors)
+        #expect(r.error("items[1].max", "compare")?.objectValue?["params"] == Engine.json(#"{"other": "items[1].price", "rule": ">="}"#))
+        #expect(r.error("e", "compare")?.objectValue?["params"] == Engine.json(#"{"other": "d", "rule": ">"}"#))
         #expect(Set(r.errorList).isSuperset(of: [
             "name:min_length", "code:format", "n:min_value", "m:max_value", "tags:min_selections", "tags2:max_selections", "e:compare",
-            "items[1].price:max_value", "items[1].price:format", "items[3].price:type",
+            "items[1].price:max_value", "items[1].price:format", "items[1].max:compare", "items[3].price:type",
         ]))
         let warnings = try #require(wire["warnings"]?.arrayValue)
         #expect(warnings.count == r.state.warnings.count && warnings.count == 2)

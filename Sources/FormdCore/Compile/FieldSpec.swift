@@ -225,7 +225,10 @@ final class ValidationSpec: Sendable {
             maxValue: maxValue.map { ParamList(encoding: [("max", .number(JSONNumber(literal: $0.text)))]) },
             minSelections: minSelections.map { ParamList(encoding: [("min", .int($0))]) },
             maxSelections: maxSelections.map { ParamList(encoding: [("max", .int($0))]) },
-            format: format.map { ParamList(encoding: [("pattern", .string($0.source))]) })
+            format: format.map { ParamList(encoding: [("pattern", .string($0.source))]) },
+            compare: compareToText.map { other in
+                (other, compareRule.rawValue, ParamList(encoding: [("other", .string(other)), ("rule", .string(compareRule.rawValue))]))
+            })
     }
 }
 
@@ -241,6 +244,9 @@ struct ErrorParams: Sendable {
     let minSelections: ParamList?
     let maxSelections: ParamList?
     let format: ParamList?
+    /// `compare_to` as written: the answer's `other` when it names a field outside templates
+    /// (in a template it names the row's field, known per request).
+    let compare: (other: String, rule: String, params: ParamList)?
 }
 
 /// One expression rule (`validations.rules` or `warnings.rules`), compiled: its condition and

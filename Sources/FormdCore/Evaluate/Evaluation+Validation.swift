@@ -215,8 +215,12 @@ extension Evaluation {
             let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
             let other = effectiveValue(o), !compare(v, other, kind: c.kind, c.rule)
         {
+            let made = (rules ?? plan.spec(slot.spec).validations)?.errorParams.compare
             fieldError(
-                s, .compare, params: [("other", .string(slotMap.ids[o])), ("rule", .string(c.rule.rawValue))], warning: warning)
+                s, .compare,
+                params: made.flatMap { $0.other == slotMap.ids[o] && $0.rule == c.rule.rawValue ? $0.params : nil }
+                    ?? [("other", .string(slotMap.ids[o])), ("rule", .string(c.rule.rawValue))],
+                warning: warning)
         }
         if warning == nil, let check = spec?.idCheck, let text = v.textForChecks,
             !check.isValid(text, postalCodes: options.postalCodes)

@@ -199,10 +199,14 @@ extension JSONWriter {
         fixedKey("message")
         self.message(message, params: params.list)
         fixedKey("params")
-        if params.json.isEmpty {
-            self.params(params.list)
-        } else {
+        if !params.json.isEmpty {
             rawValue(params.json)
+        } else if params.list.isEmpty {
+            separator()
+            appendStatic("{}")
+            needsComma = true
+        } else {
+            self.params(params.list)
         }
         if let messageKey {
             fixedKey("message_key")
