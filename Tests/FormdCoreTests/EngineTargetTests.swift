@@ -23,6 +23,32 @@ import Testing
         #expect(r.actions == ["end_date:field:hide", "more:section:hide"])
     }
 
+    /// Settle keeps the first eight targets that fire in the value and the rest in an array: a
+    /// round that fires from 1 to 20, shows and hides mixed across the two, applies all of them in
+    /// kind order (hides after shows, so a field both shown and hidden is hidden).
+    @Test(arguments: [1, 7, 8, 9, 20])
+    func manyTargetsFiringAtOnceApplyInKindOrder(count: Int) throws {
+        // The switch's targets: show f0, hide f1, disable f2, show f3, ... and finally a show of
+        // f0's twin hidden by a later hide of the same field.
+        let actions = ["show", "hide", "disable"]
+        var targets = (0..<count).map { #"{"id": "f\#($0)", "type": "field", "action": "\#(actions[$0 % 3])"}"# }
+        targets += [#"{"id": "both", "type": "field", "action": "show"}"#, #"{"id": "both", "type": "field", "action": "hide"}"#]
+        let fields = (0..<count).map { #"{"id": "f\#($0)", "type": "text", "hidden": \#($0 % 3 == 0)}"# }
+        let def = Engine.fields(
+            ([#"{"id": "on", "type": "switch", "targets": ["# + targets.joined(separator: ", ") + "]}"]
+                + fields + [#"{"id": "both", "type": "text", "hidden": true}"#]).joined(separator: ","))
+        let r = try Engine.run(def, #"{"on": true}"#)
+        for i in 0..<count {
+            #expect(r.visible("f\(i)") == (i % 3 != 1), "f\(i)")
+            #expect(r.enabled("f\(i)") == (i % 3 != 2), "f\(i)")
+        }
+        #expect(r.visible("both") == false)
+        let expected = (0..<count).filter { $0 % 3 == 0 }.map { "f\($0):field:show" } + ["both:field:show"]
+            + (0..<count).filter { $0 % 3 == 1 }.map { "f\($0):field:hide" } + ["both:field:hide"]
+            + (0..<count).filter { $0 % 3 == 2 }.map { "f\($0):field:disable" }
+        #expect(r.actions == expected)
+    }
+
     @Test func validateListsHiddenAndDisabled() throws {
         let r = try Engine.run(Self.contract, #"{"contract_type": 1}"#, mode: .validate)
         #expect(r.hidden == ["end_date", "bonus"])

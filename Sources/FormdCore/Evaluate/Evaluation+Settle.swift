@@ -24,7 +24,7 @@ extension Evaluation {
         var targetsDirty = true
         // The targets that fire, in source order; applied shows, then hides, then enables, then
         // disables (one list: four cost four allocations per request).
-        var fired: [Fired] = []
+        var fired = FiredTargets()
         while true {
             round += 1
             // In the last allowed round, keep the values to name formula fields that kept changing.
@@ -39,9 +39,7 @@ extension Evaluation {
             var newDisabled: [Bool]
             var newSectionHidden: [Bool]
             if targetsDirty {
-                fired.removeAll(keepingCapacity: true)
-                // Room for several at once: growing from empty one target at a time reallocated.
-                if fired.capacity == 0 && !slotMap.structuralSources.isEmpty { fired.reserveCapacity(8) }
+                fired.removeAll()
                 for s32 in slotMap.structuralSources {
                     let s = Int(s32)
                     guard isVisible(s) && hasValue(s) else { continue }
@@ -81,7 +79,8 @@ extension Evaluation {
                 newDisabled = baseDisabled
                 newSectionHidden = noSectionHidden
                 for kind in Self.applyOrder {
-                    for f in fired where plan.edges[Int(f.edge)].action == kind {
+                    fired.forEach { f in
+                        guard plan.edges[Int(f.edge)].action == kind else { return }
                         switch kind {
                         case .show: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false)
                         case .hide: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true)
@@ -122,7 +121,9 @@ extension Evaluation {
                 var seen: Set<Action> = []
                 recorded.reserveCapacity(fired.count)
                 for kind in Self.applyOrder {
-                    for f in fired where plan.edges[Int(f.edge)].action == kind { Self.record(action(f), into: &recorded, seen: &seen) }
+                    fired.forEach { f in
+                        if plan.edges[Int(f.edge)].action == kind { Self.record(action(f), into: &recorded, seen: &seen) }
+                    }
                 }
                 structuralActions = recorded
                 return
