@@ -79,8 +79,9 @@ extension Evaluation {
                 newDisabled = baseDisabled
                 newSectionHidden = noSectionHidden
                 for kind in Self.applyOrder {
-                    fired.forEach { f in
-                        guard plan.edges[Int(f.edge)].action == kind else { return }
+                    for i in 0..<fired.count {
+                        let f = fired[i]
+                        guard plan.edges[Int(f.edge)].action == kind else { continue }
                         switch kind {
                         case .show: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false)
                         case .hide: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true)
@@ -121,8 +122,8 @@ extension Evaluation {
                 var seen: Set<Action> = []
                 recorded.reserveCapacity(fired.count)
                 for kind in Self.applyOrder {
-                    fired.forEach { f in
-                        if plan.edges[Int(f.edge)].action == kind { Self.record(action(f), into: &recorded, seen: &seen) }
+                    for i in 0..<fired.count where plan.edges[Int(fired[i].edge)].action == kind {
+                        Self.record(action(fired[i]), into: &recorded, seen: &seen)
                     }
                 }
                 structuralActions = recorded

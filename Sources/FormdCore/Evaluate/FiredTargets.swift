@@ -24,12 +24,10 @@ extension Evaluation {
             rest.removeAll(keepingCapacity: true)
         }
 
-        /// Each target in order.
-        func forEach(_ body: (Fired) -> Void) {
-            withUnsafeBytes(of: first) { bytes in
-                for i in 0..<min(count, 8) { body(bytes.load(fromByteOffset: i &* MemoryLayout<Fired>.stride, as: Fired.self)) }
-            }
-            for f in rest { body(f) }
+        /// Target i, in firing order.
+        subscript(i: Int) -> Fired {
+            if i < 8 { return withUnsafeBytes(of: first) { $0.load(fromByteOffset: i &* MemoryLayout<Fired>.stride, as: Fired.self) } }
+            return rest[i &- 8]
         }
     }
 }
