@@ -97,7 +97,7 @@ package struct Evaluation: ~Copyable, Sendable {
     /// Formula slots whose text would pass `options.maxTextBytes` (SEMANTICS §11).
     var textTooLong: Set<Int> = []
     /// What is left of `options.formatAllowance`.
-    var formatAllowanceLeft = FormatAllowance(steps: 0, cpu: .zero)
+    var formatAllowanceLeft = FormatAllowance.none
     /// `format` checks that ran out of time (counted in metrics by the service).
     package internal(set) var formatTimeouts = 0
     /// Fields whose `format` this build could not check (`FormatPattern.Outcome.deferred`: only
@@ -168,12 +168,16 @@ package struct Evaluation: ~Copyable, Sendable {
         // are kept, the count sent is remembered for the `max_instances` error, and the keys of
         // the others are dropped as `over_limit`. Without this the work grew with what was sent
         // (and aggregates over instances made it quadratic), whatever the limit said.
-        requestedInstances = instanceSets.map({ $0.count })
-        for t in instanceSets.indices {
-            let cap = plan.templates[t].section.flatMap { plan.sections[$0].section.maxInstances } ?? options.maxInstances
-            if instanceSets[t].count > cap { instanceSets[t] = Set(instanceSets[t].sorted().prefix(cap)) }
+        // (Skipped for forms without templates: `map` and `contains` over the empty list still
+        // cost some 250 instructions through the library's generic paths.)
+        if !instanceSets.isEmpty {
+            requestedInstances = instanceSets.map({ $0.count })
+            for t in instanceSets.indices {
+                let cap = plan.templates[t].section.flatMap { plan.sections[$0].section.maxInstances } ?? options.maxInstances
+                if instanceSets[t].count > cap { instanceSets[t] = Set(instanceSets[t].sorted().prefix(cap)) }
+            }
         }
-        if instanceSets.contains(where: { !$0.isEmpty }) {
+        if !instanceSets.isEmpty && instanceSets.contains(where: { !$0.isEmpty }) {
             slotMap = SlotMap(
                 base: plan.staticSlotMap, sections: plan.sections, templates: plan.templates, flags: plan.flags,
                 instances: instanceSets.map { $0.sorted() })

@@ -57,4 +57,13 @@ public struct FormatAllowance: Sendable, Equatable {
         self.steps = steps
         self.cpuNanoseconds = cpu.clampedNanoseconds
     }
+
+    /// Nothing left. (Not `init(steps: 0, cpu: .zero)`: converting a `Duration` costs some 200
+    /// instructions, and every evaluation starts from this value.)
+    static let none = FormatAllowance(steps: 0, cpuNanoseconds: 0)
+
+    private init(steps: Int32, cpuNanoseconds: UInt64) {
+        self.steps = steps
+        self.cpuNanoseconds = cpuNanoseconds
+    }
 }
