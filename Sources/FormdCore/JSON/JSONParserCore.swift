@@ -307,7 +307,7 @@ struct JSONParserCore {
                 entries[childPath, default: .init()].key = location(at: keyStart)
             }
             let value = try parseValue(depth: depth, path: childPath)
-            members.push(JSONObject.Member(key: key, value: value))
+            members.push(JSONObject.Member(key: key, value: value, hint: Int32(truncatingIfNeeded: hint)))
             skipWhitespace()
             guard i < buf.count else { throw unexpected("expected ',' or '}' after object member") }
             switch buf[i] {

@@ -30,10 +30,29 @@ public struct JSONObject: Sendable, Hashable {
         public var key: String
         /// Its value.
         public var value: JSONValue
+        /// For a submission's member: the index of the form's static id the parser matched the
+        /// key with (`KeyHints`), else -1. A hint, checked before use (the values may be
+        /// validated against another form): it spares placing the key a search of the ids.
+        /// Not part of the member's value (`==`, `hash`); it fits the member's padding.
+        package var hint: Int32 = -1
+
         /// A member.
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
+        }
+
+        init(key: String, value: JSONValue, hint: Int32) {
+            self.key = key
+            self.value = value
+            self.hint = hint
+        }
+
+        public static func == (a: Member, b: Member) -> Bool { a.key == b.key && a.value == b.value }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(value)
         }
     }
 
