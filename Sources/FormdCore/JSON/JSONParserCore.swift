@@ -15,6 +15,10 @@ struct JSONParserCore {
     /// Escapes of the string just parsed (only when recording).
     var lastEscapes: [JSONDocument.EscapeShift] = []
     var entries: [String: JSONDocument.Entry] = [:]
+    /// When recording, the paths of the values parsed so far; a value's path is passed down as
+    /// its index here (-1: the root, ""). An index, not the `String`: passing a string cost a
+    /// retain and a release per member even when nothing is recorded.
+    var paths: [String] = []
     var tracker = LineTracker()
     /// Whether the string just parsed is all ASCII (false when it had escapes).
     var lastStringASCII = false
@@ -101,7 +105,7 @@ struct JSONParserCore {
         }
         skipWhitespace()
         if i >= buf.count { throw error("empty input", at: i) }
-        let value = try parseValue(depth: 0, path: "")
+        let value = try parseValue(depth: 0, path: -1)
         skipWhitespace()
         if i < buf.count {
             if buf[i] >= 0x80, UTF8Validation.decode(buf, at: i) == nil {
@@ -114,16 +118,16 @@ struct JSONParserCore {
 
     /// `i` is at the value's first byte (whitespace already skipped, not at end).
     /// `depth` counts the containers enclosing this value.
-    mutating func parseValue(depth: Int, path: String) throws(JSONParseError) -> JSONValue {
+    mutating func parseValue(depth: Int, path: Int) throws(JSONParseError) -> JSONValue {
         guard i < buf.count else { throw unexpected("expected a value") }
         if record {
-            entries[path, default: .init()].value = location(at: i)
+            entries[pathText(path), default: .init()].value = location(at: i)
         }
         switch buf[i] {
         case UInt8(ascii: "\""):
             let s = try parseString()
             if record {
-                entries[path, default: .init()].string = .init(text: s, escapes: lastEscapes)
+                entries[pathText(path), default: .init()].string = .init(text: s, escapes: lastEscapes)
             }
             return .string(s)
         case UInt8(ascii: "{"):
@@ -200,7 +204,16 @@ struct JSONParserCore {
         while i < buf.count, isDigit(buf[i]) { i += 1 }
     }
 
-    mutating func parseArray(depth: Int, path: String) throws(JSONParseError) -> JSONValue {
+    /// The path recorded at `index` (`paths`).
+    func pathText(_ index: Int) -> String { index < 0 ? "" : paths[index] }
+
+    /// Records `path`; returns its index for `parseValue`.
+    mutating func addPath(_ path: String) -> Int {
+        paths.append(path)
+        return paths.count - 1
+    }
+
+    mutating func parseArray(depth: Int, path: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth)", at: i) }
         i += 1
         skipWhitespace()
@@ -210,7 +223,7 @@ struct JSONParserCore {
             return .array(elements)
         }
         while true {
-            let childPath = record ? JSONDocument.elementPath(path, elements.count) : ""
+            let childPath = record ? addPath(JSONDocument.elementPath(pathText(path), elements.count)) : -1
             elements.append(try parseValue(depth: depth, path: childPath))
             skipWhitespace()
             guard i < buf.count else { throw unexpected("expected ',' or ']' after array element") }
@@ -236,7 +249,7 @@ struct JSONParserCore {
 
     /// The members go to `members` (moved, not copied) and leave it as one array of the
     /// object's size: no array growth per object. On an error they stay there for `release()`.
-    mutating func parseObject(depth: Int, path: String) throws(JSONParseError) -> JSONValue {
+    mutating func parseObject(depth: Int, path: Int) throws(JSONParseError) -> JSONValue {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth)", at: i) }
         i += 1
         skipWhitespace()
@@ -257,10 +270,11 @@ struct JSONParserCore {
                 throw unexpected("expected string key")
             }
             let keyStart = i
-            let key: String
+            // A parsed key; a key matched with a hint is read from the hints where it is needed
+            // (the common path needs it once, for the member: a retain instead of three).
+            var key = ""
             var hint = -1
             if let hints, hintMisses < Self.hintMissLimit, let (k, end) = hints.match(buf, at: i, expected: &expectedKey) {
-                key = hints.ids[k]
                 lastStringASCII = hints.ascii[k]
                 i = end
                 hint = k
@@ -275,6 +289,7 @@ struct JSONParserCore {
                 // Every key so far is an id matched after the one before it: no duplicate.
                 if keyASCII { asciiKeys |= 1 << UInt32(index) }
             } else {
+                if hint >= 0 { key = hints.unsafelyUnwrapped.ids[hint] }
                 unhinted = true
                 if keyIndex == nil && index >= Self.linearKeyCheckLimit {
                     keyIndex = KeyIndex(members.buffer(from: first))
@@ -301,13 +316,15 @@ struct JSONParserCore {
             }
             i += 1
             skipWhitespace()
-            var childPath = ""
+            // A `let`: a `var` passed on is copied for the call (a retain and a release per member).
+            var childPath = -1
             if record {
-                childPath = JSONDocument.memberPath(path, key)
-                entries[childPath, default: .init()].key = location(at: keyStart)
+                childPath = addPath(JSONDocument.memberPath(pathText(path), hint >= 0 ? hints.unsafelyUnwrapped.ids[hint] : key))
+                entries[paths[childPath], default: .init()].key = location(at: keyStart)
             }
             let value = try parseValue(depth: depth, path: childPath)
-            members.push(JSONObject.Member(key: key, value: value, hint: Int32(truncatingIfNeeded: hint)))
+            members.push(
+                JSONObject.Member(key: hint >= 0 ? hints.unsafelyUnwrapped.ids[hint] : key, value: value, hint: Int32(truncatingIfNeeded: hint)))
             skipWhitespace()
             guard i < buf.count else { throw unexpected("expected ',' or '}' after object member") }
             switch buf[i] {
