@@ -100,6 +100,40 @@ import Testing
         #expect(ok.map { $0.members.map(\.key) } == ["f0", "f2", "f1"])
     }
 
+    /// The same 70 ids in reverse order, and one of them missing: a member's hint (the index of
+    /// the id the parser matched, here in `form`) names another slot, or none, in this form.
+    static let reversed: Form = {
+        var fields: [String] = []
+        for i in (1..<70).reversed() { fields.append(#"{"id": "f\#(i)", "title": "F", "type": "text", "validations": {"max_length": 3}}"#) }
+        fields.append(#"{"id": "é", "title": "E", "type": "text"}"#)
+        let json = #"{"title": "T", "groups": [{"title": "G", "sections": [{"id": "s", "fields": ["#
+            + fields.joined(separator: ",") + "]}]}]}"
+        return try! Form(id: "reversed", json: Array(json.utf8))
+    }()
+
+    /// Keys placed from the parser's hints answer as keys placed by name: for the form that
+    /// decoded them, and for another form (hints are checked before use).
+    @Test func hintedValuesAnswerAsDecodedOnesOnAnyForm() throws {
+        var rng = SplitMix64(seed: 3636)
+        var compared = 0
+        var placedByHint = 0
+        for _ in 0..<3_000 {
+            let bytes = Self.submission(&rng)
+            guard case .success(let plain) = Self.generic(bytes), case .success(let hinted) = Self.hinted(bytes) else { continue }
+            placedByHint += hinted.members.filter { $0.hint >= 0 }.count
+            #expect(plain.members.allSatisfy { $0.hint < 0 })
+            for form in [Self.form, Self.reversed] {
+                let a = try form.validateAnswer(plain)
+                let b = try form.validateAnswer(hinted)
+                #expect(String(decoding: a.json, as: UTF8.self) == String(decoding: b.json, as: UTF8.self),
+                        "\(form.id): \(String(decoding: bytes, as: UTF8.self))")
+            }
+            compared += 1
+        }
+        #expect(compared > 1_000)
+        #expect(placedByHint > 5_000)
+    }
+
     @Test func notAnObjectIsRefused() {
         #expect(throws: JSONParseError.self) { _ = try Self.form.values(json: Array("[1]".utf8)) }
         #expect(throws: JSONParseError.self) { _ = try Self.form.values(json: Array("".utf8)) }
