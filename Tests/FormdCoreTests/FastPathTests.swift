@@ -35,6 +35,43 @@ import Testing
         }
     }
 
+    /// `dropped`'s comparison of a sent number with a computed one: short plain literals as
+    /// `FormNumber`s, the rest as digit strings; both must agree on every JSON number literal.
+    @Test func numberLiteralsCompareAsTheirDigits() {
+        var rng = SplitMix64(seed: 1203)
+        func literal() -> String {
+            var s = Bool.random(using: &rng) && Int.random(in: 0..<4, using: &rng) == 0 ? "-" : ""
+            let intDigits = Int.random(in: 1...(Int.random(in: 0..<8, using: &rng) == 0 ? 34 : 4), using: &rng)
+            s += Int.random(in: 0..<3, using: &rng) == 0 ? "0" : String((0..<intDigits).map { i in
+                Character(String(i == 0 ? Int.random(in: 1...9, using: &rng) : [0, 0, 1, 5, 9].randomElement(using: &rng)!))
+            })
+            if Bool.random(using: &rng) {
+                s += "." + String((0..<Int.random(in: 1...(Int.random(in: 0..<8, using: &rng) == 0 ? 30 : 3), using: &rng)).map { _ in
+                    Character(String([0, 0, 5, 9].randomElement(using: &rng)!))
+                })
+            }
+            if Int.random(in: 0..<6, using: &rng) == 0 { s += ["e", "E"].randomElement(using: &rng)! + ["", "-", "+"].randomElement(using: &rng)! + String(Int.random(in: 0..<3, using: &rng)) }
+            return s
+        }
+        let edge = ["0", "-0", "0.0", "-0.00", "1", "1.0", "1.00", "10", "1e1", "10.0", "0.1", "1E-1", "-1", "-1.0",
+                    String(repeating: "9", count: 30), String(repeating: "9", count: 31), "0." + String(repeating: "0", count: 27) + "1"]
+        var equal = 0
+        var pairs: [(String, String)] = []
+        for a in edge { for b in edge { pairs.append((a, b)) } }
+        for _ in 0..<20_000 {
+            let a = literal()
+            // Often the same value spelled another way, so that both answers are common.
+            let b = Int.random(in: 0..<3, using: &rng) == 0 ? (a.contains(".") ? a + "0" : a + ".0") : literal()
+            pairs.append((a, b))
+        }
+        for (a, b) in pairs {
+            let fast = Evaluation.sameNumber(a, b)
+            #expect(fast == OptionMatch.numericEqual(a, b), "\(a) vs \(b)")
+            if fast { equal += 1 }
+        }
+        #expect(equal > 5_000)
+    }
+
     @Test func plainLiteralsCanonicaliseAsTheParserDoes() {
         let edge = [
             "0", "-0", "00", "007", "0.5", "-0.5", "0.50", "-0.0", "00.050", "25000.50", "100", "1.0", "-12.340",
