@@ -271,7 +271,7 @@ struct JSONParserCore {
             }
             let keyStart = i
             // A parsed key; a key matched with a hint is read from the hints where it is needed
-            // (the common path needs it once, for the member: a retain instead of three).
+            // (the common path reads it once, for the member: it was copied twice per member).
             var key = ""
             var hint = -1
             if let hints, hintMisses < Self.hintMissLimit, let (k, end) = hints.match(buf, at: i, expected: &expectedKey) {
@@ -316,7 +316,7 @@ struct JSONParserCore {
             }
             i += 1
             skipWhitespace()
-            // A `let`: a `var` passed on is copied for the call (a retain and a release per member).
+            // The value's path, an index into `paths`; -1 when nothing is recorded.
             var childPath = -1
             if record {
                 childPath = addPath(JSONDocument.memberPath(pathText(path), hint >= 0 ? hints.unsafelyUnwrapped.ids[hint] : key))
