@@ -19,6 +19,47 @@ import Testing
         }
     }
 
+    /// `KeyHints.equal` (words, the last one overlapping, four-byte halves for short keys)
+    /// against `==` on byte arrays of every length up to 40, equal or differing in one byte.
+    @Test func keyBytesCompareAsArrays() {
+        var rng = SplitMix64(seed: 36)
+        for _ in 0..<4_000 {
+            let n = Int(rng.next() % 41)
+            let a = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            var b = a
+            if n > 0 && rng.next() % 4 != 0 {
+                let at = rng.next() % 3 == 0 ? (rng.next() % 2 == 0 ? 0 : n - 1) : Int(rng.next() % UInt64(n))
+                b[at] ^= UInt8(1 + rng.next() % 255)
+            }
+            let same = a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in KeyHints.equal(pa.baseAddress ?? UnsafePointer(bitPattern: 1)!, pb.baseAddress ?? UnsafePointer(bitPattern: 1)!, n) }
+            }
+            #expect(same == (a == b), "\(a) vs \(b)")
+        }
+    }
+
+    /// The 64-bit path of `DecimalMath` addition and subtraction against the general one, on
+    /// random operands around its bounds (significands near 2^64, gaps near 20 places, signs).
+    @Test func smallSumsAgreeWithTheGeneralPath() {
+        var rng = SplitMix64(seed: 63)
+        func operand() -> FormNumber {
+            let digits = 1 + Int(rng.next() % 21)
+            var text = rng.next() % 2 == 0 ? "-" : ""
+            for k in 0..<digits { text += String(k == 0 ? 1 + rng.next() % 9 : rng.next() % 10) }
+            text += "e\(Int(rng.next() % 44) - 22)"
+            return FormNumber.parse(text)!
+        }
+        for _ in 0..<20_000 {
+            let a = operand(), b = operand()
+            for negate in [false, true] {
+                var fastInexact = false, slowInexact = false
+                let fast = DecimalMath.sum(a, b, bNegative: negate != b.isNegative, &fastInexact)
+                let slow = DecimalMath.sum(a, b, bNegative: negate != b.isNegative, &slowInexact, smallPath: false)
+                #expect(fast == slow && fastInexact == slowInexact, "\(a) \(negate ? "-" : "+") \(b)")
+            }
+        }
+    }
+
     @Test func canonicalShapeMeansTheTextIsItsOwnCanonicalForm() {
         let edge = [
             "0", "-0", "00", "0.5", "-0.5", "0.50", "5.", ".5", "-", "", "10", "100.001", "1e5", "-12", "012",

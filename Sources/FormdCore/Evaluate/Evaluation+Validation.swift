@@ -49,8 +49,10 @@ extension Evaluation {
     @inline(__always)
     private mutating func validateField(_ s: Int) {
         let ref = slotMap.fields[s].spec
-        guard plan.checks[ref].flags.contains(.pureForm), let rules = plan.spec(ref).validations?.pureForm else {
-            return validateFieldChecks(s)
+        // Read once and passed on: each read of the table is a bounds check and a copy.
+        let checks = plan.checks[ref]
+        guard checks.flags.contains(.pureForm), let rules = plan.spec(ref).validations?.pureForm else {
+            return validateFieldChecks(s, checks)
         }
         validatePureFormField(s, rules)
     }
@@ -93,8 +95,11 @@ extension Evaluation {
 
     @inline(__always)
     private mutating func validateFieldChecks(_ s: Int) {
-        let ref = slotMap.fields[s].spec
-        let checks = plan.checks[ref]
+        validateFieldChecks(s, plan.checks[slotMap.fields[s].spec])
+    }
+
+    @inline(__always)
+    private mutating func validateFieldChecks(_ s: Int, _ checks: FieldChecks) {
         if !checks.flags.isDisjoint(with: [.conditionalRequired, .warnings]) {
             return validateFieldChecksAndWarnings(s, checks)
         }

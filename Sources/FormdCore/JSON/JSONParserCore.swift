@@ -89,6 +89,8 @@ struct JSONParserCore {
 
     @inline(__always)
     mutating func skipWhitespace() {
+        // Most documents a client sends have no whitespace between tokens: one comparison.
+        if i < buf.count && buf[i] > UInt8(ascii: " ") { return }
         while i < buf.count {
             switch buf[i] {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
@@ -287,7 +289,7 @@ struct JSONParserCore {
             let index = members.count &- first
             if hint >= 0 && !unhinted && index < Self.linearKeyCheckLimit {
                 // Every key so far is an id matched after the one before it: no duplicate.
-                if keyASCII { asciiKeys |= 1 << UInt32(index) }
+                if keyASCII { asciiKeys |= 1 &<< UInt32(truncatingIfNeeded: index) }
             } else {
                 if hint >= 0 { key = hints.unsafelyUnwrapped.ids[hint] }
                 unhinted = true
@@ -302,12 +304,12 @@ struct JSONParserCore {
                     let keyLength = key.utf8.count
                     let object = members.buffer(from: first)
                     for k in 0..<index {
-                        if keyASCII && asciiKeys & (1 << UInt32(k)) != 0 && object[k].key.utf8.count != keyLength {
+                        if keyASCII && asciiKeys & (1 &<< UInt32(truncatingIfNeeded: k)) != 0 && object[k].key.utf8.count != keyLength {
                             continue
                         }
                         if object[k].key == key { throw duplicate(key, at: keyStart) }
                     }
-                    if keyASCII { asciiKeys |= 1 << UInt32(index) }
+                    if keyASCII { asciiKeys |= 1 &<< UInt32(truncatingIfNeeded: index) }
                 }
             }
             skipWhitespace()

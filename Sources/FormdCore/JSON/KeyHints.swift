@@ -3,16 +3,39 @@
 /// expected id's JSON string is taken as that id's `String`, shared, instead of a new one being
 /// decoded and made: one comparison of bytes instead of a string scan and (for ids longer than
 /// 15 bytes) an allocation. Any other key is decoded as usual, so the result is the same.
-final class KeyHints: Sendable {
+final class KeyHints: @unchecked Sendable {
     let ids: [String]
-    let quoted: QuotedKeys
     /// Per id: all ASCII (what the duplicate check wants to know of a key).
     let ascii: [Bool]
+    /// Each id's JSON string (quotes included) in one block this object owns, read without an
+    /// array's reference and bounds checks: `match` is tried for every key of every submission.
+    /// Immutable after `init`, hence `@unchecked Sendable`.
+    private let text: UnsafeMutablePointer<UInt8>
+    /// Per id: where its JSON string starts in `text`, and its length.
+    private let spans: UnsafeMutablePointer<(start: Int32, count: Int32)>
+    private let count: Int
 
     init(ids: [String], quoted: QuotedKeys) {
         self.ids = ids
-        self.quoted = quoted
         ascii = ids.map { $0.utf8.allSatisfy { $0 < 0x80 } }
+        count = ids.count
+        var total = 0
+        for k in 0..<ids.count { total += quoted.withString(k) { $0.count } }
+        text = .allocate(capacity: max(1, total))
+        spans = .allocate(capacity: max(1, ids.count))
+        var at = 0
+        for k in 0..<ids.count {
+            quoted.withString(k) { q in
+                if let p = q.baseAddress { (text + at).initialize(from: p, count: q.count) }
+                (spans + k).initialize(to: (Int32(at), Int32(q.count)))
+                at += q.count
+            }
+        }
+    }
+
+    deinit {
+        text.deallocate()
+        spans.deallocate()
     }
 
     /// The id whose JSON string starts `buf` at `i` (at its opening quote), trying `expected`
@@ -20,36 +43,45 @@ final class KeyHints: Sendable {
     /// past its closing quote; `expected` moves past the id found. Only ids after the last one
     /// matched are tried, so the ids matched in one object are distinct.
     @inline(__always) func match(_ buf: UnsafeBufferPointer<UInt8>, at i: Int, expected: inout Int) -> (id: Int, end: Int)? {
+        guard let b = buf.baseAddress else { return nil }
         var k = expected
-        let last = min(expected + 3, ids.count)
+        let last = min(expected &+ 3, count)
         while k < last {
-            let end: Int? = quoted.withString(k) { q in
-                let n = q.count
-                guard i + n <= buf.count, let b = buf.baseAddress, let qb = q.baseAddress else { return nil }
-                return Self.equal(b + i, qb, n) ? i + n : nil
+            let span = spans[k]
+            let n = Int(span.count)
+            if n <= buf.count &- i && Self.equal(b + i, text + Int(span.start), n) {
+                expected = k &+ 1
+                return (k, i &+ n)
             }
-            if let end {
-                expected = k + 1
-                return (k, end)
-            }
-            k += 1
+            k &+= 1
         }
         return nil
     }
 
-    /// Whether `n` bytes at `a` and `b` are the same, eight at a time (no libc: the engine
-    /// builds for WebAssembly without it).
+    /// Whether `n` bytes at `a` and `b` are the same: eight at a time, the last word overlapping
+    /// the ones before it (a byte loop for the tail was a fifth of a key's match), four for
+    /// shorter keys (no libc: the engine builds for WebAssembly without it).
     @inline(__always) static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        var k = 0
-        while k + 8 <= n {
-            if UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self) {
-                return false
+        let ra = UnsafeRawPointer(a)
+        let rb = UnsafeRawPointer(b)
+        if n >= 8 {
+            var k = 0
+            while k &+ 8 < n {
+                if ra.loadUnaligned(fromByteOffset: k, as: UInt64.self) != rb.loadUnaligned(fromByteOffset: k, as: UInt64.self) {
+                    return false
+                }
+                k &+= 8
             }
-            k += 8
+            return ra.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == rb.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
         }
+        if n >= 4 {
+            return ra.loadUnaligned(as: UInt32.self) == rb.loadUnaligned(as: UInt32.self)
+                && ra.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == rb.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        }
+        var k = 0
         while k < n {
             if a[k] != b[k] { return false }
-            k += 1
+            k &+= 1
         }
         return true
     }

@@ -118,11 +118,16 @@ extension FormNumber {
     package var canonicalText: String {
         if isZero { return "0" }
         // At most 38 digits, "0." and 127 leading zeros, or 165 integer digits, and a sign.
-        // Written on the stack, then copied: `String(unsafeUninitializedCapacity:)` allocated
-        // 180 bytes on the heap for every result, while most fit a small (inline) string.
+        // Written on the stack, then copied into a string of exactly its length: with room for
+        // 180 bytes, `String(unsafeUninitializedCapacity:)` allocated that much on the heap for
+        // every result, while most fit a small (inline) string, which it then makes without
+        // checking the bytes again (`String(decoding:)` validated them).
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 180) { out in
             let n = writeCanonical(into: out)
-            return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
+            return String(unsafeUninitializedCapacity: n) { s in
+                s.baseAddress.unsafelyUnwrapped.initialize(from: out.baseAddress.unsafelyUnwrapped, count: n)
+                return n
+            }
         }
     }
 
