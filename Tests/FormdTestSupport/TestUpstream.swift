@@ -31,6 +31,11 @@ public final class TestUpstream: @unchecked Sendable {
     private let behave: @Sendable (_ body: [String: Any]) -> Behavior
     private let lock = NSLock()
     private var stopped = false
+    /// Signalled when the accept thread has returned: only then is the listening socket closed.
+    private let acceptDone = DispatchSemaphore(value: 0)
+    /// Connections being served. A descriptor is removed and closed under `lock`, and `stop`
+    /// shuts them down under `lock`: it never reaches a number already closed (and perhaps
+    /// reused by another test's socket in this process).
     private var openFDs: Set<Int32> = []
     private var _connections = 0
     private var _requests = 0
@@ -68,22 +73,31 @@ public final class TestUpstream: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         port = Int(UInt16(bigEndian: bound.sin_port))
         listenFD = fd
-        let t = Thread { [self] in acceptLoop() }
+        let t = Thread { [self] in
+            acceptLoop()
+            acceptDone.signal()
+        }
         t.start()
     }
 
     /// A URL for formd's settings.
     public var url: String { "http://127.0.0.1:\(port)/check" }
 
+    /// Stops accepting and ends every connection. The listening socket is closed only after the
+    /// accept thread has returned: closed earlier, that thread could call `accept` on the same
+    /// number reused by another test's listening socket, take a connection meant for it and
+    /// close it, and that test's client would see a reset.
     public func stop() {
-        let (fds, first): (Set<Int32>, Bool) = lock.withLock {
+        let first: Bool = lock.withLock {
             defer { stopped = true }
-            return (openFDs, !stopped)
+            if !stopped { for fd in openFDs { shutdown(fd, Int32(SHUT_RDWR)) } }
+            return !stopped
         }
-        guard first else { return }  // the descriptor may be someone else's by now
-        shutdown(listenFD, Int32(SHUT_RDWR))
+        guard first else { return }
+        shutdown(listenFD, Int32(SHUT_RDWR))  // wakes the accept thread on Linux (EINVAL)
+        // Bounded: where `shutdown` does not wake a blocked `accept`, the close below does.
+        _ = acceptDone.wait(timeout: .now() + 5)
         close(listenFD)
-        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
@@ -113,8 +127,10 @@ public final class TestUpstream: @unchecked Sendable {
 
     private func serve(_ fd: Int32) {
         defer {
-            lock.withLock { _ = openFDs.remove(fd) }
-            close(fd)
+            lock.withLock {
+                _ = openFDs.remove(fd)
+                close(fd)
+            }
         }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
