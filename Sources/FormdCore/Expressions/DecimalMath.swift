@@ -18,9 +18,10 @@ enum DecimalMath {
     }
 
     /// `x + y` (signs given, `x` at the larger exponent, `gap` places above `y`) when both
-    /// significands and the aligned result fit in 64 bits: exact, so nothing is rounded, and the
-    /// same number the general path gives (about a third of its cost: the usual formula adds
-    /// amounts of a few digits). Nil when it does not fit, or past the largest magnitude.
+    /// significands and the aligned result fit in 64 bits, as for the amounts of a few digits
+    /// most formulas add: exact, so nothing is rounded, and the same number the general path
+    /// gives without its 256-bit alignment. Nil when it does not fit, or past the largest
+    /// magnitude (the general path then decides).
     @inline(__always)
     private static func smallSum(_ x: FormNumber, _ xNegative: Bool, _ y: FormNumber, _ yNegative: Bool, gap: Int) -> FormNumber? {
         guard x.high == 0 && y.high == 0 && gap < 20 else { return nil }
