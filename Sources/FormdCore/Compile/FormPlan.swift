@@ -37,7 +37,7 @@ package final class FormPlan: Sendable {
     /// `SlotMap.Flags` of each spec, including who reads the field (`formulaInput`,
     /// `conditionInput`), which the settle loop uses to skip passes whose inputs did not change.
     let flags: SpecTable<SlotMap.Flags>
-    let coercers: SpecTable<ValueCoercer>
+    let coercers: SpecTable<CoercionRule>
     let checks: SpecTable<FieldChecks>
     let valueLimits: [ValueLimits]
     let compares: SpecTable<CompareCheck?>
@@ -107,9 +107,7 @@ package final class FormPlan: Sendable {
         self.valueFieldCount =
             fields.filter({ $0.holdsValue }).count + templates.reduce(0) { $0 + $1.fields.filter({ $0.holdsValue }).count }
         flags = Self.slotFlags(fields: fields, templates: templates)
-        coercers = SpecTable(fields: fields, templates: templates) {
-            ValueCoercer(kind: $0.coercer.kind, formatter: $0.coercer.formatter, optionIDs: [])
-        }
+        coercers = SpecTable(fields: fields, templates: templates) { $0.coercer.rule }
         var limits: [ValueLimits] = []
         checks = SpecTable(fields: fields, templates: templates) { spec in
             guard let l = ValueLimits(spec) else { return FieldChecks(spec, limits: -1) }
@@ -195,23 +193,35 @@ package final class FormPlan: Sendable {
     }
 
     /// `spec(ref).coercer.coerce(value)`, without visiting the spec.
+    /// Only the kinds with options get a slice of `optionIDs`: making one retained the form's
+    /// array, a write to memory every worker thread shares.
     @inline(__always) func coerce(_ value: JSONValue, _ ref: SlotMap.SpecRef) -> Coerced {
+        let rule = coercers[ref]
+        guard rule.kind.hasOptions else { return rule.coerce(value, options: ArraySlice()) }
         let r = optionRanges[ref]
-        return coercers[ref].coerce(value, options: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
+        return rule.coerce(value, options: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
     }
 
     /// The position of the option `value` chose among the spec's options.
     @inline(__always) func optionIndex(for value: JSONValue, _ ref: SlotMap.SpecRef) -> Int? {
         let r = optionRanges[ref]
-        return ValueCoercer.optionIndex(for: value, in: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
-            .map { $0 - Int(r.lowerBound) }
+        return optionPosition(of: value, Int(r.lowerBound)..<Int(r.upperBound)).map { $0 - Int(r.lowerBound) }
     }
 
     /// `spec(ref).option(for: value)?.number`, without visiting the spec.
     @inline(__always) func optionNumber(for value: JSONValue, _ ref: SlotMap.SpecRef) -> FormNumber? {
         let r = optionRanges[ref]
-        guard let k = ValueCoercer.optionIndex(for: value, in: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
-        else { return nil }
+        guard let k = optionPosition(of: value, Int(r.lowerBound)..<Int(r.upperBound)) else { return nil }
         return optionNumbers[k]
+    }
+
+    /// `ValueCoercer.optionIndex(for:in:)` over `optionIDs[range]`, read in place: a slice
+    /// retained the form's array, a write to memory every worker thread shares.
+    private func optionPosition(of value: JSONValue, _ range: Range<Int>) -> Int? {
+        for i in range where optionIDs[i] == value { return i }
+        for i in range {
+            if let id = optionIDs[i], OptionMatch.sameID(id, value) { return i }
+        }
+        return nil
     }
 }

@@ -20,17 +20,36 @@ enum Coerced: Equatable {
     }
 }
 
-/// Per-field coercion rules, resolved once at load.
+/// Per-field coercion rules, resolved once at load: the field's `CoercionRule` and its options.
 struct ValueCoercer: Sendable {
-    let kind: FieldKind
-    let formatter: InputFormatter?
+    let rule: CoercionRule
     /// Option ids of select/segment fields, in definition order.
     let optionIDs: [JSONValue?]
 
-    func coerce(_ value: JSONValue) -> Coerced { coerce(value, options: optionIDs[...]) }
+    init(kind: FieldKind, formatter: InputFormatter?, optionIDs: [JSONValue?]) {
+        rule = CoercionRule(kind: kind, formatter: formatter)
+        self.optionIDs = optionIDs
+    }
 
-    /// `coerce(value)` with the option ids given (a coercer without them, and a form's option ids
-    /// in one array: evaluation reads them without an array object per field).
+    var kind: FieldKind { rule.kind }
+    var formatter: InputFormatter? { rule.formatter }
+
+    func coerce(_ value: JSONValue) -> Coerced { rule.coerce(value, options: optionIDs[...]) }
+
+    /// The option a canonical value chose, by position. Canonical select values are option ids
+    /// as typed, so plain equality finds it; numeric equality (`1` vs `1.0`) is the fallback.
+    func optionIndex(for value: JSONValue) -> Int? { Self.optionIndex(for: value, in: optionIDs[...]) }
+}
+
+/// A field's coercion without its option ids: a kind and a formatter, no reference. A form keeps
+/// one per field in a table (`FormPlan.coercers`) that every request reads; a `ValueCoercer`
+/// copied out of it retained and released its (empty) option array each time.
+struct CoercionRule: Sendable {
+    let kind: FieldKind
+    let formatter: InputFormatter?
+
+    /// `coerce(value)` with the option ids given (only the kinds with options read them: a
+    /// form's option ids are in one array, and evaluation passes a slice of it for those).
     func coerce(_ value: JSONValue, options: ArraySlice<JSONValue?>) -> Coerced {
         switch value {
         case .null: return .none
@@ -78,9 +97,9 @@ struct ValueCoercer: Sendable {
             default: return .invalid
             }
         case .select, .segment:
-            return Self.matchOption(.string(s), options)
+            return ValueCoercer.matchOption(.string(s), options)
         case .multiSelect:
-            return Self.matchOptions([.string(s)], options)
+            return ValueCoercer.matchOptions([.string(s)], options)
         case .date:
             if CalendarValue.isCanonicalDate(s) { return asSent ? .asSent : .value(.string(s)) }
             return calendar(s, .date)
@@ -137,10 +156,10 @@ struct ValueCoercer: Sendable {
             default: return .invalid
             }
         case .select, .segment:
-            return Self.matchOption(value, options)
+            return ValueCoercer.matchOption(value, options)
         case .multiSelect:
-            if case .array(let items) = value { return Self.matchOptions(items, options) }
-            return Self.matchOptions([value], options)
+            if case .array(let items) = value { return ValueCoercer.matchOptions(items, options) }
+            return ValueCoercer.matchOptions([value], options)
         case .date, .dateTime, .time:
             return .invalid
         case .button, .spacer:
@@ -151,10 +170,9 @@ struct ValueCoercer: Sendable {
     private func calendar(_ s: String, _ kind: CalendarKind) -> Coerced {
         CalendarValue(s, as: kind).map { .value(.string($0.canonical)) } ?? .invalid
     }
+}
 
-    /// The option a canonical value chose, by position. Canonical select values are option ids
-    /// as typed, so plain equality finds it; numeric equality (`1` vs `1.0`) is the fallback.
-    func optionIndex(for value: JSONValue) -> Int? { Self.optionIndex(for: value, in: optionIDs[...]) }
+extension ValueCoercer {
 
     /// `optionIndex(for:)` among `options`; the index is the slice's (its base array's).
     static func optionIndex(for value: JSONValue, in options: ArraySlice<JSONValue?>) -> Int? {
@@ -318,6 +336,12 @@ extension String {
     /// Empty or only whitespace (SEMANTICS §2 "no value"); ASCII is decided from the bytes, read
     /// in place when they are contiguous (iterating `utf8` cost several times more).
     var isBlank: Bool {
+        // Most values start with a printable ASCII byte: decided there, through the view's
+        // iterator, which reads a small string's bytes in place (`utf8.first` is not specialized
+        // for the view, and the contiguous read below copies a small string out first).
+        var bytes = utf8.makeIterator()
+        guard let first = bytes.next() else { return true }
+        if first > 0x20 && first < 0x80 { return false }
         let ascii = utf8.withContiguousStorageIfAvailable { Self.asciiBlank($0) } ?? Self.asciiBlank(utf8)
         return ascii ?? allSatisfy({ $0.isWhitespace })
     }
