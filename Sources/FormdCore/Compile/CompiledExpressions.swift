@@ -216,7 +216,8 @@ extension Evaluation {
             return multipleChoiceOperand(e, chosen, e.pointee.slotMap.fields[s].spec, use: use)
         }
         if use == .formula && flags.contains(.hasOptions) {
-            guard let n = e.pointee.plan.optionNumber(for: v, e.pointee.slotMap.fields[s].spec) else { return .missing }
+            unowned(unsafe) let plan = e.pointee.plan  // held by the evaluation: not retained
+            guard let n = plan.optionNumber(for: v, e.pointee.slotMap.fields[s].spec) else { return .missing }
             return .number(n)
         }
         switch v {

@@ -250,7 +250,9 @@ extension Evaluation {
             return value
         }
         return withUnsafePointer(to: &self) { e in
-            let plan = e.pointee.plan
+            // Not retained (the evaluation holds it): a retain is an atomic write to memory that
+            // every worker thread evaluating the form shares.
+            unowned(unsafe) let plan = e.pointee.plan
             let env = EvaluationEnvironment(
                 evaluation: e, refs: plan.formulaRefs, base: Int(program.refsBase), context: s, use: .formula)
             let ops = Int(program.ops.lowerBound)..<Int(program.ops.upperBound)
