@@ -6,12 +6,10 @@ extension Evaluation {
     /// pass of each instead of two: on large forms the second pass cost as much as the first,
     /// since its data no longer fitted in the caches. Round counts, and so `unstable`, are
     /// exactly those of running every pass each round.
+    ///
+    /// A round that runs the targets writes its flags into `next*` (from the base flags: no
+    /// section hidden before settling), compares them with the current ones and swaps them in.
     mutating func settle() {
-        let baseHidden = hidden
-        let baseDisabled = disabled
-        // No section is hidden before settling: rounds in which no target reaches a section
-        // share this array instead of allocating their own.
-        let noSectionHidden = sectionHidden
         // (fields + 1) rounds, counting the definition's fields rather than the request's slots:
         // a chain of targets runs through the definition's fields (an instance's targets reach its
         // own instance and the static fields), so more instances do not need more rounds, and a
@@ -35,9 +33,6 @@ extension Evaluation {
                 formulasChanged = computeFormulas(targetInputChanged: &targetInputChanged)
                 if targetInputChanged { targetsDirty = true }
             }
-            var newHidden: [Bool]
-            var newDisabled: [Bool]
-            var newSectionHidden: [Bool]
             if targetsDirty {
                 fired.removeAll()
                 for s32 in slotMap.structuralSources {
@@ -75,45 +70,43 @@ extension Evaluation {
                         }
                     }
                 }
-                newHidden = baseHidden
-                newDisabled = baseDisabled
-                newSectionHidden = noSectionHidden
+                nextHidden.load(slotMap.baseHidden)
+                nextDisabled.load(slotMap.baseDisabled)
+                nextSectionHidden.clear()
                 for kind in Self.applyOrder {
                     for i in 0..<fired.count {
                         let f = fired[i]
                         guard plan.edges[Int(f.edge)].action == kind else { continue }
                         switch kind {
-                        case .show: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: false)
-                        case .hide: apply(f, fields: &newHidden, sections: &newSectionHidden, flag: true)
-                        case .enable: apply(f, fields: &newDisabled, sections: &newSectionHidden, reachesSections: false, flag: false)
-                        default: apply(f, fields: &newDisabled, sections: &newSectionHidden, reachesSections: false, flag: true)
+                        case .show: apply(f, fields: nextHidden, sections: nextSectionHidden, flag: false)
+                        case .hide: apply(f, fields: nextHidden, sections: nextSectionHidden, flag: true)
+                        case .enable: apply(f, fields: nextDisabled, sections: nextSectionHidden, reachesSections: false, flag: false)
+                        default: apply(f, fields: nextDisabled, sections: nextSectionHidden, reachesSections: false, flag: true)
                         }
                     }
                 }
                 targetsDirty = false
             } else {
-                newHidden = hidden
-                newDisabled = disabled
-                newSectionHidden = sectionHidden
+                nextHidden.load(hidden)
+                nextDisabled.load(disabled)
+                nextSectionHidden.load(sectionHidden)
             }
 
-            let visibilityChanged = newHidden != hidden || newSectionHidden != sectionHidden
-            let stable = !formulasChanged && !visibilityChanged && newDisabled == disabled
+            let visibilityChanged = !nextHidden.same(as: hidden) || !nextSectionHidden.same(as: sectionHidden)
+            let stable = !formulasChanged && !visibilityChanged && nextDisabled.same(as: disabled)
             if stable || round >= maxRounds {
                 if !stable {
                     var names: [String] = []
                     for s in slotMap.outputOrder
-                    where newHidden[s] != hidden[s] || newDisabled[s] != disabled[s] || (valuesBefore.map { $0[s].stored != cells[s].stored } ?? false)
+                    where nextHidden[s] != hidden[s] || nextDisabled[s] != disabled[s] || (valuesBefore.map { $0[s].stored != cells[s].stored } ?? false)
                         || sectionHidden[slotMap.fields[s].sectionSlot]
-                            != newSectionHidden[slotMap.fields[s].sectionSlot]
+                            != nextSectionHidden[slotMap.fields[s].sectionSlot]
                     {
                         names.append(slotMap.ids[s])
                     }
                     unstableFields = names
                 }
-                hidden = newHidden
-                disabled = newDisabled
-                sectionHidden = newSectionHidden
+                swapFlags()
                 // Only evaluate answers list actions (API reference §5).
                 guard mode == .evaluate else { return }
                 // Built in a local array: appending to `self.structuralActions` while calling a
@@ -135,7 +128,7 @@ extension Evaluation {
             if visibilityChanged {
                 for s in slotMap.fields.indices {
                     let section = slotMap.fields[s].sectionSlot
-                    guard newHidden[s] != hidden[s] || newSectionHidden[section] != sectionHidden[section] else { continue }
+                    guard nextHidden[s] != hidden[s] || nextSectionHidden[section] != sectionHidden[section] else { continue }
                     let flags = slotMap.fields[s].flags
                     if flags.contains(.formulaInput) { formulasDirty = true }
                     if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetsDirty = true }
@@ -143,10 +136,15 @@ extension Evaluation {
                 }
             }
             if visibilityChanged { aggregates?.invalidateAll() }
-            hidden = newHidden
-            disabled = newDisabled
-            sectionHidden = newSectionHidden
+            swapFlags()
         }
+    }
+
+    /// The next round's flags become the current ones (the current ones, the next round's memory).
+    private mutating func swapFlags() {
+        swap(&hidden, &nextHidden)
+        swap(&disabled, &nextDisabled)
+        swap(&sectionHidden, &nextSectionHidden)
     }
 
     /// A structural target that fires: `plan.edges[edge]`, from field slot `source`.
@@ -160,7 +158,7 @@ extension Evaluation {
 
     /// Sets the flag of the field or section `f` reaches (sections only for show and hide:
     /// `reachesSections` false for enable and disable, which do not reach them).
-    private func apply(_ f: Fired, fields: inout [Bool], sections: inout [Bool], reachesSections: Bool = true, flag: Bool) {
+    private func apply(_ f: Fired, fields: SlotFlags, sections: SlotFlags, reachesSections: Bool = true, flag: Bool) {
         let slot = slotMap.fields[Int(f.source)]
         let template = Int(slot.spec.template)
         switch plan.edges[Int(f.edge)].destination {

@@ -62,12 +62,17 @@ package struct Evaluation: ~Copyable, Sendable {
     }
     /// Slots a `clear` target emptied: empty until a value target clears one (evaluate only).
     var cleared: [Bool] = []
-    /// Start as the slot map's base flags (`baseHidden`, `baseDisabled`), shared until settle
-    /// changes them: most requests then allocate neither.
-    var hidden: [Bool]
-    var disabled: [Bool]
+    /// Start as the slot map's base flags (`baseHidden`, `baseDisabled`), in `flagMemory`;
+    /// `next*` are where settle writes a round's flags before it swaps them in.
+    var hidden: SlotFlags
+    var disabled: SlotFlags
     // Per section slot.
-    var sectionHidden: [Bool]
+    var sectionHidden: SlotFlags
+    var nextHidden: SlotFlags
+    var nextDisabled: SlotFlags
+    var nextSectionHidden: SlotFlags
+    /// The memory of the six above.
+    let flagMemory: SlotFlagMemory
     /// Whether any entry of `sectionHidden` can become true (`FormPlan.targetsSections`): for
     /// other forms a field's visibility is its own flag, without reading its slot for its section.
     let sectionsMayHide: Bool
@@ -210,9 +215,14 @@ package struct Evaluation: ~Copyable, Sendable {
                 placedMembers += 1
             }
         }
-        hidden = slotMap.baseHidden
-        disabled = slotMap.baseDisabled
-        sectionHidden = slotMap.noSectionHidden
+        let flags = SlotFlagMemory(slotMap)
+        hidden = flags.hidden
+        disabled = flags.disabled
+        sectionHidden = flags.sectionHidden
+        nextHidden = flags.nextHidden
+        nextDisabled = flags.nextDisabled
+        nextSectionHidden = flags.nextSectionHidden
+        flagMemory = flags
 
         // 2. Coerce, defaults.
         for s in 0..<n {
