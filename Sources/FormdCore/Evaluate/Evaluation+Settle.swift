@@ -70,8 +70,8 @@ extension Evaluation {
                         }
                     }
                 }
-                nextHidden.load(slotMap.baseHidden)
-                nextDisabled.load(slotMap.baseDisabled)
+                nextHidden.load(flagMemory.baseHidden)
+                nextDisabled.load(flagMemory.baseDisabled)
                 nextSectionHidden.clear()
                 for kind in Self.applyOrder {
                     for i in 0..<fired.count {

@@ -62,8 +62,9 @@ struct SlotFlags: @unchecked Sendable {
 }
 
 /// The block behind an evaluation's `SlotFlags`: field flags (hidden, disabled) and section
-/// flags (hidden) twice over, the current ones and settle's next round. One allocation per
-/// request, freed with the evaluation.
+/// flags (hidden) twice over, the current ones and settle's next round, and the field flags
+/// the definition gives (a settle round starts from those: read from the slot map's arrays, they
+/// were retained and released each time). One allocation per request, freed with the evaluation.
 struct SlotFlagMemory: ~Copyable, @unchecked Sendable {
     private let block: UnsafeMutablePointer<Bool>
     let hidden: SlotFlags
@@ -72,22 +73,30 @@ struct SlotFlagMemory: ~Copyable, @unchecked Sendable {
     let nextHidden: SlotFlags
     let nextDisabled: SlotFlags
     let nextSectionHidden: SlotFlags
+    /// `slotMap.baseHidden`, `slotMap.baseDisabled`.
+    let baseHidden: SlotFlags
+    let baseDisabled: SlotFlags
 
     /// The current flags start as `slotMap`'s base flags, no section hidden.
     init(_ slotMap: SlotMap) {
         let n = slotMap.baseHidden.count
         let m = slotMap.noSectionHidden.count
         let half = 2 * n + m
-        block = .allocate(capacity: max(1, 2 * half))
-        block.initialize(repeating: false, count: max(1, 2 * half))
+        let size = max(1, 2 * half + 2 * n)
+        block = .allocate(capacity: size)
+        block.initialize(repeating: false, count: size)
         hidden = SlotFlags(block, count: n)
         disabled = SlotFlags(block + n, count: n)
         sectionHidden = SlotFlags(block + 2 * n, count: m)
         nextHidden = SlotFlags(block + half, count: n)
         nextDisabled = SlotFlags(block + half + n, count: n)
         nextSectionHidden = SlotFlags(block + half + 2 * n, count: m)
-        hidden.load(slotMap.baseHidden)
-        disabled.load(slotMap.baseDisabled)
+        baseHidden = SlotFlags(block + 2 * half, count: n)
+        baseDisabled = SlotFlags(block + 2 * half + n, count: n)
+        baseHidden.load(slotMap.baseHidden)
+        baseDisabled.load(slotMap.baseDisabled)
+        hidden.load(baseHidden)
+        disabled.load(baseDisabled)
     }
 
     deinit { block.deallocate() }
