@@ -5,7 +5,7 @@
 /// settling changed them. Each copy of them (a settle round starts from the base, compares and
 /// keeps the new flags) retained and released an array every worker thread shares: some 30
 /// atomic writes to the same memory per request. Now settling writes a round's flags into the
-/// second half of the block and swaps the halves.
+/// next round's part of the block and swaps the views.
 struct SlotFlags: @unchecked Sendable {
     private let base: UnsafeMutablePointer<Bool>
     let count: Int
