@@ -269,11 +269,10 @@ extension Evaluation {
         let label =
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
-        // Built in place in the append: a local `var error` was copied into the list and destroyed.
         let error = FormError(
-            subject: .field(slotMap.ids[s]), code: .rule, paramList: [],
+            subject: .field(slotMap.ids[s]), code: .rule, paramList: [], slot: Int32(s),
             text: .template(rule.messages[options.locale.index], label: label, locale: options.locale),
-            customCode: rule.customCode, slot: Int32(s))
+            customCode: rule.customCode)
         if warning { outcomes().warnings.append(error) } else { errors.append(error) }
     }
 
@@ -313,9 +312,10 @@ extension Evaluation {
         // Room for a few errors at the first: growing the list one error at a time moved every
         // error at each step (about 500 instructions a growth).
         if errors.isEmpty { errors.reserveCapacity(16) }
-        errors.append(makeError(
-            .field(slotMap.ids[s]), code, params: params, label: label, fieldMessages: spec.validations?.messageTable,
-            messageKey: key, slot: s))
+        // FormError's memberwise init builds the error in place (see FormError's extension).
+        errors.append(FormError(
+            subject: .field(slotMap.ids[s]), code: code, paramList: params, slot: Int32(s),
+            text: messageText(code, label: label, fieldMessages: spec.validations?.messageTable), messageKey: key))
     }
 
     /// One `format` check of slot `s`'s value within what is left of the request's budget. A
@@ -419,15 +419,17 @@ extension Evaluation {
         _ subject: FormError.Subject, _ code: ErrorCode, params: ParamList, label: String, fieldMessages: MessageTable?,
         messageKey: String? = nil, slot: Int = -1
     ) -> FormError {
+        FormError(
+            subject: subject, code: code, paramList: params, slot: Int32(slot),
+            text: messageText(code, label: label, fieldMessages: fieldMessages), messageKey: messageKey)
+    }
+
+    /// The message of an error of `code`: the template of the field's, the form's or the built-in
+    /// messages for the request's locale.
+    func messageText(_ code: ErrorCode, label: String, fieldMessages: MessageTable?) -> MessageText {
         guard let template = MessageCatalog.builtIn.template(
             for: code, locale: options.locale, field: fieldMessages, form: plan.formMessages)
-        else {
-            return FormError(
-                subject: subject, code: code, paramList: params, text: .plain(code.rawValue), messageKey: messageKey,
-                slot: Int32(slot))
-        }
-        return FormError(
-            subject: subject, code: code, paramList: params, text: .template(template, label: label, locale: options.locale),
-            messageKey: messageKey, slot: Int32(slot))
+        else { return .plain(code.rawValue) }
+        return .template(template, label: label, locale: options.locale)
     }
 }
