@@ -269,6 +269,7 @@ extension Evaluation {
         let label =
             slot.instance >= 0
             ? IndexPlaceholder.substitute(spec.label(for: options.locale), slot.instance) : spec.label(for: options.locale)
+        // The memberwise init, as `fieldError` (see FormError's extension).
         let error = FormError(
             subject: .field(slotMap.ids[s]), code: .rule, paramList: [], slot: Int32(s),
             text: .template(rule.messages[options.locale.index], label: label, locale: options.locale),

@@ -1,4 +1,7 @@
 /// One validation error of a state (SEMANTICS §6).
+///
+/// No init in this body: the evaluation builds errors with the synthesized memberwise init
+/// (see the extension below for why), which an init declared here would remove.
 package struct FormError: Sendable, Hashable {
     package enum Subject: Sendable, Hashable {
         case field(String)
