@@ -5,6 +5,8 @@
 //   formd-bench --profile employment --iterations 20000      # untimed loop for a profiler
 //   formd-bench --dump employment                             # print the response evaluated
 //   formd-bench --cold large large-x10    # each op timed alone after evicting the caches
+//   formd-bench --threads 2 employment    # 2 threads on one shared form, as the server's workers
+//   formd-bench --threads 2 --unshared employment   # the control: each thread its own form
 //
 // Scenarios: employment, employment-invalid, rulecost-plain, rulecost-formulas, rulecost-rules, large, large-x10, large-e2e, large-x10-e2e, load, load-employment, load-x10
 // (default: all).
@@ -126,6 +128,11 @@ var iterations = 10_000
 /// Evict the CPU caches (write a buffer several times the L3) before each op, timed alone: the
 /// cost of an evaluation whose form and submission are not in cache.
 var cold = false
+/// Threads running the scenario at once on one prepared workload (one form, shared as the
+/// server's workers share it): what writes to shared memory (reference counts) cost across cores.
+var threads = 1
+/// With `--threads`: each thread its own workload (`--unshared`), the control for the sharing.
+var shared = true
 while !args.isEmpty {
     let a = args.removeFirst()
     switch a {
@@ -135,6 +142,8 @@ while !args.isEmpty {
     case "--iterations": iterations = Int(args.removeFirst()) ?? 10_000
     case "--dump": dump = args.removeFirst()
     case "--cold": cold = true
+    case "--threads": threads = max(1, Int(args.removeFirst()) ?? 1)
+    case "--unshared": shared = false
     default: names.append(a)
     }
 }
@@ -171,6 +180,10 @@ func evictCaches() {
 }
 
 if names.isEmpty { names = scenarios.map(\.name) }
+if threads > 1 {
+    runThreaded(names, threads: threads, runs: runs, seconds: seconds, shared: shared)
+    exit(0)
+}
 print("formd-bench: release=\(!_isDebugAssertConfiguration()), runs=\(runs), ~\(seconds) s each\(cold ? ", cold caches" : "")")
 let clock = ContinuousClock()
 for name in names {
