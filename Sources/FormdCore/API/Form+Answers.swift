@@ -67,7 +67,7 @@ extension Form {
     /// (`values(json:)`); the server tells a body that is not an object apart itself.
     package func submission(json bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
-            try JSONParser.parse(buffer: buffer, options: .submission, keyHints: loaded.plan.staticSlotMap.submissionKeys).root
+            try JSONParser.parse(buffer: buffer, options: .submission, keyHints: loaded.plan.staticSlotMap.submissionKeys.view).root
         }
     }
 

@@ -153,12 +153,12 @@ package struct Evaluation: ~Copyable, Sendable {
         // By index, reading only the key: `for member in values.members` copied each member,
         // retaining (and so fetching from memory) every submitted string value.
         let members = values.members
-        let staticIDs = plan.staticSlotMap.submissionKeys.ids
+        let staticIDs = plan.staticSlotMap.submissionKeys.view
         for m in members.indices {
             // A key the parser matched with a static id names that id's slot; the check makes a
             // hint from another form's parse harmless (identical strings compare in one step).
             let h = Int(members[m].hint)
-            if h >= 0 && h < staticCount && staticIDs[h] == members[m].key {
+            if h >= 0 && h < staticCount && staticIDs.id(h) == members[m].key {
                 if cells[h].member < 0 {
                     cells[h].member = Int32(m)
                     placedMembers += 1

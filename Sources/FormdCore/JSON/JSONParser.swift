@@ -82,7 +82,7 @@ package enum JSONParser {
     }
 
     static func parse(
-        buffer: UnsafeBufferPointer<UInt8>, options: Options, keyHints: KeyHints? = nil
+        buffer: UnsafeBufferPointer<UInt8>, options: Options, keyHints: KeyHints.View? = nil
     ) throws(JSONParseError) -> JSONDocument {
         var parser = JSONParserCore(buffer: buffer, options: options)
         parser.keyHints = keyHints

@@ -25,7 +25,7 @@ struct JSONParserCore {
     /// The members of the objects being parsed; `release()` frees it.
     var members = MemberStack()
     /// The top-level object's likely keys (a form's submissions), and the one expected next.
-    var keyHints: KeyHints?
+    var keyHints: KeyHints.View?
     var expectedKey = 0
     /// Keys in a row that matched no hint: past `hintMissLimit`, hints are no longer tried (a
     /// submission of instance keys, `items[3].amount`, names no static id).
@@ -262,7 +262,7 @@ struct JSONParserCore {
         let first = members.count
         let hints = depth == 1 ? keyHints : nil
         /// Whether a key so far was not matched to a hint. Until one is, the keys are distinct:
-        /// hints match in increasing order (`KeyHints.match` only looks ahead).
+        /// hints match in increasing order (`KeyHints.View.match` only looks ahead).
         var unhinted = false
         var keyIndex: KeyIndex? = nil
         /// Bit k: the key of member k is all ASCII (tracked below the linear limit only).
@@ -277,7 +277,7 @@ struct JSONParserCore {
             var key = ""
             var hint = -1
             if let hints, hintMisses < Self.hintMissLimit, let (k, end) = hints.match(buf, at: i, expected: &expectedKey) {
-                lastStringASCII = hints.ascii[k]
+                lastStringASCII = hints.isASCII(k)
                 i = end
                 hint = k
                 hintMisses = 0
@@ -291,7 +291,7 @@ struct JSONParserCore {
                 // Every key so far is an id matched after the one before it: no duplicate.
                 if keyASCII { asciiKeys |= 1 &<< UInt32(truncatingIfNeeded: index) }
             } else {
-                if hint >= 0 { key = hints.unsafelyUnwrapped.ids[hint] }
+                if hint >= 0 { key = hints.unsafelyUnwrapped.id(hint) }
                 unhinted = true
                 if keyIndex == nil && index >= Self.linearKeyCheckLimit {
                     keyIndex = KeyIndex(members.buffer(from: first))
@@ -321,12 +321,12 @@ struct JSONParserCore {
             // The value's path, an index into `paths`; -1 when nothing is recorded.
             var childPath = -1
             if record {
-                childPath = addPath(JSONDocument.memberPath(pathText(path), hint >= 0 ? hints.unsafelyUnwrapped.ids[hint] : key))
+                childPath = addPath(JSONDocument.memberPath(pathText(path), hint >= 0 ? hints.unsafelyUnwrapped.id(hint) : key))
                 entries[paths[childPath], default: .init()].key = location(at: keyStart)
             }
             let value = try parseValue(depth: depth, path: childPath)
             members.push(
-                JSONObject.Member(key: hint >= 0 ? hints.unsafelyUnwrapped.ids[hint] : key, value: value, hint: Int32(truncatingIfNeeded: hint)))
+                JSONObject.Member(key: hint >= 0 ? hints.unsafelyUnwrapped.id(hint) : key, value: value, hint: Int32(truncatingIfNeeded: hint)))
             skipWhitespace()
             guard i < buf.count else { throw unexpected("expected ',' or '}' after object member") }
             switch buf[i] {
