@@ -41,6 +41,10 @@ package final class FormPlan: Sendable {
     let checks: SpecTable<FieldChecks>
     let valueLimits: [ValueLimits]
     let compares: SpecTable<CompareCheck?>
+    /// Each field's `format` pattern, unretained: the spec that owns it lives as long as the
+    /// plan. Read with `_withUnsafeGuaranteedRef`, a check touches no reference count; binding
+    /// the spec, its rules and the pattern retained three objects every worker thread shares.
+    let formats: SpecTable<Unmanaged<FormatPattern>?>
     /// Every option of every spec in definition order, in one array: ids (for coercion and
     /// the settle loop) and numeric payloads (`value`, for formulas); `optionRanges` says
     /// where each spec's are. `coercers` hold no option ids of their own.
@@ -116,6 +120,7 @@ package final class FormPlan: Sendable {
         }
         valueLimits = limits
         compares = SpecTable(fields: fields, templates: templates, CompareCheck.init)
+        formats = SpecTable(fields: fields, templates: templates) { spec in spec.validations?.format.map { Unmanaged.passUnretained($0) } }
         var ids: [JSONValue?] = []
         var numbers: [FormNumber?] = []
         optionRanges = SpecTable(fields: fields, templates: templates) { spec in

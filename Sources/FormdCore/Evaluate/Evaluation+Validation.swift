@@ -167,11 +167,14 @@ extension Evaluation {
             bytes > maxLength || (bytes + 2) / 3 < minLength,
             let length = value(s).textLengthForChecks
         {
-            let rules = warning?.rules ?? plan.spec(ref).validations
+            // The rules (for the error's parameters) only for an error: binding them retained
+            // an object every worker thread shares.
             if length < minLength {
+                let rules = warning?.rules ?? plan.spec(ref).validations
                 fieldError(s, .minLength, params: rules?.errorParams.minLength ?? [("min", .int(minLength))], warning: warning)
             }
             if length > maxLength {
+                let rules = warning?.rules ?? plan.spec(ref).validations
                 fieldError(s, .maxLength, params: rules?.errorParams.maxLength ?? [("max", .int(maxLength))], warning: warning)
             }
         }
@@ -191,13 +194,14 @@ extension Evaluation {
                 below = false
                 above = false
             }
-            let rules = warning?.rules ?? plan.spec(ref).validations
             if below, let min = limits.min {
+                let rules = warning?.rules ?? plan.spec(ref).validations
                 fieldError(
                     s, .minValue, params: rules?.errorParams.minValue ?? [("min", .number(JSONNumber(literal: min.canonicalText)))],
                     warning: warning)
             }
             if above, let max = limits.max {
+                let rules = warning?.rules ?? plan.spec(ref).validations
                 fieldError(
                     s, .maxValue, params: rules?.errorParams.maxValue ?? [("max", .number(JSONNumber(literal: max.canonicalText)))],
                     warning: warning)
@@ -210,7 +214,9 @@ extension Evaluation {
     @inline(__always)
     private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks, _ warning: WarningChecks?) {
         let slot = slotMap.fields[s]
-        let spec = checks.flags.isDisjoint(with: [.rare, .rules]) ? nil : plan.spec(slot.spec)
+        // The spec only for the checks that read it: `format` and `compare_to` (the usual rare
+        // checks) read the plan's tables, and the spec is looked up again to write an error.
+        let spec = checks.flags.isDisjoint(with: [.pureForm, .idOrSelections, .rules]) ? nil : plan.spec(slot.spec)
         let rules = warning?.rules ?? spec?.validations
         if warning == nil, let pure = rules?.pureForm { validatePureForm(s, v, pure) }
         if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules {
@@ -221,10 +227,21 @@ extension Evaluation {
                 fieldError(s, .maxSelections, params: rules.errorParams.maxSelections ?? [("max", .int(max))], warning: warning)
             }
         }
-        if let pattern = rules?.format, checks.flags.contains(.textChecks), let text = v.textForChecks,
-            !formatMatches(s, pattern, text)
-        {
-            fieldError(s, .format, params: rules?.errorParams.format ?? [("pattern", .string(pattern.source))], warning: warning)
+        if checks.flags.contains(.format), checks.flags.contains(.textChecks), let text = v.textForChecks {
+            let matched: Bool
+            if let w = warning {
+                matched = w.rules.format.map { formatMatches(s, $0, text) } ?? true
+            } else if let pattern = plan.formats[slot.spec] {
+                matched = pattern._withUnsafeGuaranteedRef { formatMatches(s, $0, text) }
+            } else {
+                matched = true
+            }
+            if !matched {
+                let failed = rules ?? plan.spec(slot.spec).validations
+                fieldError(
+                    s, .format, params: failed?.errorParams.format ?? [("pattern", .string(failed?.format?.source ?? ""))],
+                    warning: warning)
+            }
         }
         if checks.flags.contains(.compare), let c = warning == nil ? plan.compares[slot.spec] : warning?.compare,
             let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),

@@ -27,6 +27,10 @@ struct FieldChecks: Sendable {
         static let warnings = Flags(rawValue: 256)
         /// `"remote"`: after the local checks pass, the caller's verdict (SEMANTICS §6.2).
         static let remote = Flags(rawValue: 512)
+        /// `format` (with `rare`): the pattern is read from `FormPlan.formats`, not the spec.
+        static let format = Flags(rawValue: 1024)
+        /// An id check or selection counts (with `rare`): read from the spec.
+        static let idOrSelections = Flags(rawValue: 2048)
     }
 
     private(set) var flags: Flags
@@ -53,9 +57,8 @@ struct FieldChecks: Sendable {
         if rules?.required == true { f.insert(.required) }
         if !spec.hasOptions && spec.kind != .switch { f.insert(.textChecks) }
         if !spec.hasOptions, rules?.minValue != nil || rules?.maxValue != nil { f.insert(.numericChecks) }
-        if rules?.format != nil || idCheck || rules?.minSelections != nil || rules?.maxSelections != nil {
-            f.insert(.rare)
-        }
+        if rules?.format != nil { f.insert([.rare, .format]) }
+        if idCheck || rules?.minSelections != nil || rules?.maxSelections != nil { f.insert([.rare, .idOrSelections]) }
         if rules?.pureForm != nil { f.insert([.rare, .pureForm]) }
         if rules?.compareTo != nil { f.insert(.compare) }
         if rules?.remote != nil { f.insert(.remote) }
