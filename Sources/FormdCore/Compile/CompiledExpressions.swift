@@ -46,12 +46,17 @@ final class CompiledFormula: Sendable {
     func evaluate(in evaluation: UnsafePointer<Evaluation>, context: Int, kind: FieldKind, tooLong: inout Bool) -> JSONValue? {
         switch body {
         case .numeric(let formula):
-            let env = EvaluationEnvironment(evaluation: evaluation, refs: variables, context: context, use: .formula)
-            guard let d = formula.evaluate(in: env) else { return nil }
-            return Self.canonical(d, kind: kind)
+            return variables.withUnsafeBufferPointer { refs in
+                let env = EvaluationEnvironment(evaluation: evaluation, refs: refs, context: context, use: .formula)
+                guard let d = formula.evaluate(in: env) else { return nil }
+                return Self.canonical(d, kind: kind)
+            }
         case .text(let template):
-            let env = EvaluationEnvironment(evaluation: evaluation, refs: variables, context: context, use: .text)
-            switch template.evaluate(in: env, maxBytes: evaluation.pointee.options.maxTextBytes) {
+            let result = variables.withUnsafeBufferPointer { refs in
+                let env = EvaluationEnvironment(evaluation: evaluation, refs: refs, context: context, use: .text)
+                return template.evaluate(in: env, maxBytes: evaluation.pointee.options.maxTextBytes)
+            }
+            switch result {
             case .text(let s): return .string(s)
             case .none: return nil
             case .tooLong:
@@ -142,14 +147,15 @@ struct EvaluationEnvironment: ExpressionEnvironment {
 
     let evaluation: UnsafePointer<Evaluation>
     /// Slot `i` reads `refs[base + i]` (`base` > 0 when `refs` holds a whole form's variables).
-    let refs: [VariableRef]
+    /// A buffer, not an array: holding an array retained memory every worker thread shares.
+    let refs: UnsafeBufferPointer<VariableRef>
     let base: Int
     /// The context's template and ordinal (-1, -1 outside templates), for `:index` references.
     let contextTemplate: Int
     let contextOrdinal: Int
     let use: Use
 
-    init(evaluation: UnsafePointer<Evaluation>, refs: [VariableRef], base: Int = 0, context: Int, use: Use) {
+    init(evaluation: UnsafePointer<Evaluation>, refs: UnsafeBufferPointer<VariableRef>, base: Int = 0, context: Int, use: Use) {
         self.evaluation = evaluation
         self.refs = refs
         self.base = base
@@ -268,7 +274,9 @@ extension Evaluation {
     /// nothing is changed.
     mutating func conditionHolds(_ c: CompiledCondition, context: Int) -> Bool {
         withUnsafePointer(to: &self) { e in
-            c.condition.evaluate(in: EvaluationEnvironment(evaluation: e, refs: c.variables, context: context, use: .condition))
+            c.variables.withUnsafeBufferPointer { refs in
+                c.condition.evaluate(in: EvaluationEnvironment(evaluation: e, refs: refs, context: context, use: .condition))
+            }
         }
     }
 }

@@ -53,8 +53,10 @@ package final class FormPlan: Sendable {
     let optionRanges: SpecTable<Range<Int32>>
     /// Every numeric formula as a postfix program (`FormulaProgram`), in one array, with the
     /// variables their slots read in another; `programs` says where each spec's are.
-    let formulaOps: [FormulaProgram.Op]
-    let formulaRefs: [VariableRef]
+    /// Both in memory the plan owns (freed in `deinit`), read as plain buffers: passing an
+    /// array retained it, an atomic write to memory every worker thread evaluating the form shares.
+    nonisolated(unsafe) let formulaOps: UnsafeBufferPointer<FormulaProgram.Op>
+    nonisolated(unsafe) let formulaRefs: UnsafeBufferPointer<VariableRef>
     let programs: SpecTable<ProgramRef>
     /// Every spec's structural targets (`StructuralEdge`), and each spec's range in it.
     let edges: [StructuralEdge]
@@ -143,8 +145,8 @@ package final class FormPlan: Sendable {
             let depth = FormulaProgram.compile(formula, into: &ops)
             return ProgramRef(ops: start..<Int32(ops.count), refsBase: base, depth: Int32(max(depth, 1)), kind: spec.kind)
         }
-        formulaOps = ops
-        formulaRefs = refs
+        formulaOps = Self.ownedCopy(ops)
+        formulaRefs = Self.ownedCopy(refs)
         var edges: [StructuralEdge] = []
         edgeRanges = SpecTable(fields: fields, templates: templates) { spec in
             let start = Int32(edges.count)
@@ -191,6 +193,20 @@ package final class FormPlan: Sendable {
             }
         }
         return flags
+    }
+
+    deinit {
+        UnsafeMutableBufferPointer(mutating: formulaOps).deinitialize()
+        UnsafeMutableBufferPointer(mutating: formulaOps).deallocate()
+        UnsafeMutableBufferPointer(mutating: formulaRefs).deinitialize()
+        UnsafeMutableBufferPointer(mutating: formulaRefs).deallocate()
+    }
+
+    /// `elements` in a block of their own (at least one element's room, so never a null base).
+    private static func ownedCopy<T>(_ elements: [T]) -> UnsafeBufferPointer<T> {
+        let block = UnsafeMutableBufferPointer<T>.allocate(capacity: max(elements.count, 1))
+        _ = block.initialize(from: elements)
+        return UnsafeBufferPointer(rebasing: block[0..<elements.count])
     }
 
     func spec(_ ref: SlotMap.SpecRef) -> FieldSpec {

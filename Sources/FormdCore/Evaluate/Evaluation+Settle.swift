@@ -207,8 +207,10 @@ extension Evaluation {
     /// `targetInputChanged` becomes true when a changed field is read by structural targets.
     mutating func computeFormulas(targetInputChanged: inout Bool) -> Bool {
         var changed = false
-        for node in plan.formulaOrder {
-            switch node {
+        // By index: `for node in plan.formulaOrder` held (retained) the plan's array, an atomic
+        // write to memory every worker thread shares.
+        for k in plan.formulaOrder.indices {
+            switch plan.formulaOrder[k] {
             case .field(let i):
                 changed = computeFormula(slot: slotMap.staticSlot[i], targetInputChanged: &targetInputChanged) || changed
             case .template(let t, let a):

@@ -76,7 +76,7 @@ enum FormulaProgram {
     /// The value of the program `ops[range]` (compiled with stack depth `depth`), or nil for
     /// no value; inexact results rounded to 15 significant digits, as `Formula.evaluate`.
     static func evaluate<E: ExpressionEnvironment>(
-        _ ops: [Op], _ range: Range<Int>, depth: Int, in environment: E
+        _ ops: UnsafeBufferPointer<Op>, _ range: Range<Int>, depth: Int, in environment: E
     ) -> FormNumber? {
         withUnsafeTemporaryAllocation(of: FormNumber.self, capacity: max(depth, 1)) { stack in
             var top = 0  // number of values on the stack
