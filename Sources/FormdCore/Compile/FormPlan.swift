@@ -53,8 +53,7 @@ package final class FormPlan: Sendable {
     let optionRanges: SpecTable<Range<Int32>>
     /// Every numeric formula as a postfix program (`FormulaProgram`), in one array, with the
     /// variables their slots read in another; `programs` says where each spec's are.
-    /// Both in memory the plan owns (freed in `deinit`), read as plain buffers: passing an
-    /// array retained it, an atomic write to memory every worker thread evaluating the form shares.
+    /// Both in blocks the plan owns (`UnsafeBufferPointer.ownedCopy(of:)`, freed in `deinit`).
     nonisolated(unsafe) let formulaOps: UnsafeBufferPointer<FormulaProgram.Op>
     nonisolated(unsafe) let formulaRefs: UnsafeBufferPointer<VariableRef>
     let programs: SpecTable<ProgramRef>
@@ -145,8 +144,8 @@ package final class FormPlan: Sendable {
             let depth = FormulaProgram.compile(formula, into: &ops)
             return ProgramRef(ops: start..<Int32(ops.count), refsBase: base, depth: Int32(max(depth, 1)), kind: spec.kind)
         }
-        formulaOps = Self.ownedCopy(ops)
-        formulaRefs = Self.ownedCopy(refs)
+        formulaOps = .ownedCopy(of: ops)
+        formulaRefs = .ownedCopy(of: refs)
         var edges: [StructuralEdge] = []
         edgeRanges = SpecTable(fields: fields, templates: templates) { spec in
             let start = Int32(edges.count)
@@ -196,17 +195,8 @@ package final class FormPlan: Sendable {
     }
 
     deinit {
-        UnsafeMutableBufferPointer(mutating: formulaOps).deinitialize()
-        UnsafeMutableBufferPointer(mutating: formulaOps).deallocate()
-        UnsafeMutableBufferPointer(mutating: formulaRefs).deinitialize()
-        UnsafeMutableBufferPointer(mutating: formulaRefs).deallocate()
-    }
-
-    /// `elements` in a block of their own (at least one element's room, so never a null base).
-    private static func ownedCopy<T>(_ elements: [T]) -> UnsafeBufferPointer<T> {
-        let block = UnsafeMutableBufferPointer<T>.allocate(capacity: max(elements.count, 1))
-        _ = block.initialize(from: elements)
-        return UnsafeBufferPointer(rebasing: block[0..<elements.count])
+        formulaOps.freeOwned()
+        formulaRefs.freeOwned()
     }
 
     func spec(_ ref: SlotMap.SpecRef) -> FieldSpec {

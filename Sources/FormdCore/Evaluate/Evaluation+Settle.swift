@@ -35,8 +35,9 @@ extension Evaluation {
             }
             if targetsDirty {
                 fired.removeAll()
-                for s32 in slotMap.structuralSources {
-                    let s = Int(s32)
+                // By index: `for s32 in slotMap.structuralSources` held (retained) the shared array.
+                for k in slotMap.structuralSources.indices {
+                    let s = Int(slotMap.structuralSources[k])
                     guard isVisible(s) && hasValue(s) else { continue }
                     let ref = slotMap.fields[s].spec
                     var selected: Int32 = -1

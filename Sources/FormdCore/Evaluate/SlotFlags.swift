@@ -28,9 +28,9 @@ struct SlotFlags: @unchecked Sendable {
     }
 
     /// Takes the flags of `flags` (as many as this holds).
-    func load(_ flags: [Bool]) {
+    func load(_ flags: UnsafeBufferPointer<Bool>) {
         precondition(flags.count == count)
-        flags.withUnsafeBufferPointer { if let p = $0.baseAddress { base.update(from: p, count: count) } }
+        if let p = flags.baseAddress { base.update(from: p, count: count) }
     }
 
     /// Takes the flags of `other` (of the same count).

@@ -143,8 +143,10 @@ final class SlotMap: Sendable {
     /// retained both section arrays and read them at every step.
     let outputOrder: [Int]
     /// Per field slot: hidden, and disabled, by the definition (before any target).
-    let baseHidden: [Bool]
-    let baseDisabled: [Bool]
+    /// In blocks this map owns (`UnsafeBufferPointer.ownedCopy(of:)`, freed in `deinit`): every
+    /// request starts its flags from them.
+    nonisolated(unsafe) let baseHidden: UnsafeBufferPointer<Bool>
+    nonisolated(unsafe) let baseDisabled: UnsafeBufferPointer<Bool>
     /// Per section slot: false. What an evaluation starts from, shared by its requests.
     let noSectionHidden: [Bool]
     /// The static slots' ids as answer keys, by slot.
@@ -164,6 +166,11 @@ final class SlotMap: Sendable {
         var sources: [Int32] = []
         for s in order where fields[s].flags.contains(.hasStructuralTargets) { sources.append(Int32(s)) }
         return sources
+    }
+
+    deinit {
+        baseHidden.freeOwned()
+        baseDisabled.freeOwned()
     }
 
     /// The slotMap without instances (built once per plan).
@@ -202,8 +209,8 @@ final class SlotMap: Sendable {
         instanceSection = instances
         outputOrder = Array(OutputOrder(sectionOrder: sectionOrder, sectionFields: sectionFields))
         structuralSources = Self.structuralSources(self.fields, outputOrder)
-        baseHidden = Self.slots(self.fields, with: .baseHidden)
-        baseDisabled = Self.slots(self.fields, with: .baseDisabled)
+        baseHidden = .ownedCopy(of: Self.slots(self.fields, with: .baseHidden))
+        baseDisabled = .ownedCopy(of: Self.slots(self.fields, with: .baseDisabled))
         noSectionHidden = [Bool](filledWith: false, count: sectionSlots.count)
     }
 
@@ -216,8 +223,8 @@ final class SlotMap: Sendable {
         var sectionFields = base.sectionFields
         var instanceFields: [FieldSlot] = []
         var instanceIDs: [String] = []
-        var baseHidden = base.baseHidden
-        var baseDisabled = base.baseDisabled
+        var baseHidden = Array(base.baseHidden)
+        var baseDisabled = Array(base.baseDisabled)
         var order: [Int32] = []
         order.reserveCapacity(base.sections.count + instances.reduce(0) { $0 + $1.count })
         for (s, section) in sections.enumerated() {
@@ -262,8 +269,8 @@ final class SlotMap: Sendable {
         staticSectionSlot = base.staticSectionSlot
         outputOrder = Array(OutputOrder(sectionOrder: order, sectionFields: sectionFields))
         structuralSources = Self.structuralSources(fields, outputOrder)
-        self.baseHidden = baseHidden
-        self.baseDisabled = baseDisabled
+        self.baseHidden = .ownedCopy(of: baseHidden)
+        self.baseDisabled = .ownedCopy(of: baseDisabled)
         noSectionHidden = [Bool](filledWith: false, count: sectionSlots.count)
     }
 
