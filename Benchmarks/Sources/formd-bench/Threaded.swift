@@ -1,25 +1,22 @@
 // `--threads N`: N threads run one prepared scenario at once, each timing its own ops. The
 // workload (its form, plan and specs) is shared, as it is by the server's worker threads, so
 // every write the engine makes to shared memory (a reference count on the plan, a spec, the key
-// hints) moves that memory between cores. Compared with `--threads 1` on the same cores, the
-// per-op time shows what that sharing costs; callgrind cannot see it.
+// hints) moves that memory between cores. `--unshared` gives each thread a workload of its own:
+// the same work with nothing shared. The difference is what sharing costs; callgrind cannot
+// see it.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// What one thread measured.
-private final class ThreadResult: @unchecked Sendable {
-    var ops = 0
-    var nanos = 0.0
-    var sink = 0
-}
-
+/// One thread's loop, and what it measured (read after the thread is joined).
 private final class ThreadJob: @unchecked Sendable {
     let body: () -> Int
     let seconds: Double
-    let result = ThreadResult()
+    private(set) var ops = 0
+    private(set) var nanos = 0.0
+    private(set) var sink = 0
     init(body: @escaping () -> Int, seconds: Double) {
         self.body = body
         self.seconds = seconds
@@ -34,10 +31,10 @@ private final class ThreadJob: @unchecked Sendable {
             for _ in 0..<64 { sink &+= body() }
             ops += 64
         }
-        result.ops = ops
         let d = clock.now - start
-        result.nanos = Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
-        result.sink = sink
+        self.ops = ops
+        self.nanos = Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
+        self.sink = sink
     }
 }
 
@@ -78,9 +75,9 @@ private func spawn(_ job: ThreadJob) -> pthread_t {
             let ids = jobs.map(spawn)
             for id in ids { pthread_join(id, nil) }
             // Per thread: its time per op; the run's figure is their mean.
-            let mean = jobs.map { $0.result.nanos / Double($0.result.ops) }.reduce(0, +) / Double(threads)
+            let mean = jobs.map { $0.nanos / Double($0.ops) }.reduce(0, +) / Double(threads)
             perOp.append(mean)
-            for job in jobs { sink &+= job.result.sink }
+            for job in jobs { sink &+= job.sink }
         }
         let sorted = perOp.sorted()
         let best = sorted[0]
