@@ -222,8 +222,11 @@ extension Evaluation {
             return multipleChoiceOperand(e, chosen, e.pointee.slotMap.fields[s].spec, use: use)
         }
         if use == .formula && flags.contains(.hasOptions) {
-            unowned(unsafe) let plan = e.pointee.plan  // held by the evaluation: not retained
-            guard let n = plan.optionNumber(for: v, e.pointee.slotMap.fields[s].spec) else { return .missing }
+            // The plan, held by the evaluation, borrowed without a retain (an `unowned(unsafe)`
+            // local was still retained around the call).
+            let ref = e.pointee.slotMap.fields[s].spec
+            guard let n = Unmanaged.passUnretained(e.pointee.plan)._withUnsafeGuaranteedRef({ $0.optionNumber(for: v, ref) })
+            else { return .missing }
             return .number(n)
         }
         switch v {
