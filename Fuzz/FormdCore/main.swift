@@ -82,7 +82,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let tree = bound.evaluate(in: environment)
             var ops: [FormulaProgram.Op] = []
             let depth = FormulaProgram.compile(bound, into: &ops)
-            let program = FormulaProgram.evaluate(ops, 0..<ops.count, depth: max(depth, 1), in: environment)
+            let program = ops.withUnsafeBufferPointer { FormulaProgram.evaluate($0, 0..<ops.count, depth: max(depth, 1), in: environment) }
             if tree != program { fatalError("formula program \(String(describing: program)) != tree \(String(describing: tree))") }
         }
         if let condition = try? Condition(parsing: text) {
