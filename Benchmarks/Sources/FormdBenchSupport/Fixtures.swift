@@ -61,13 +61,13 @@ public struct Workload: Sendable {
         }
     }
 
-    /// One request as the server does it: decode the body (`Form.values(json:)`), validate,
-    /// write the answer (`Form.validateAnswer`). Returns the answer's size so the work cannot be
-    /// optimised away.
+    /// One request as the server does it: decode the body (`Form.submission(fromJSON:)`),
+    /// validate, write the answer (`Form.validateAnswer`). Returns the answer's size so the work
+    /// cannot be optimised away.
     @inline(never)
     public func decodeValidateEncode() -> Int {
-        guard let values = try? form.values(json: submissionBytes) else { fatalError("submission does not parse") }
-        return (try? form.validateAnswer(values))?.json.count ?? 0
+        guard let submission = try? form.submission(fromJSON: submissionBytes) else { fatalError("submission does not parse") }
+        return (try? form.validateAnswer(submission))?.json.count ?? 0
     }
 
     /// The same request through the typed API an app uses: `Form.validate` builds a `FormState`,

@@ -63,6 +63,12 @@ extension Form {
         return o
     }
 
+    /// A submission's bytes decoded as `values(json:)` decodes them (the same values and the same
+    /// errors), kept with the bytes: its answers copy the values sent back as they were sent.
+    public func submission(fromJSON bytes: [UInt8]) throws(JSONParseError) -> FormSubmission {
+        FormSubmission(decoded: try values(json: bytes), from: bytes)
+    }
+
     /// A request body decoded as `JSONValue(json:)` decodes it, with the form's ids as key hints
     /// (`values(json:)`); the server tells a body that is not an object apart itself.
     package func submission(json bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
@@ -79,9 +85,28 @@ extension Form {
     public func validateAnswer(
         _ values: FormValues, locale: SupportedLocale? = nil, remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 512
     ) throws(FormRequestError) -> FormAnswer {
+        try validateAnswer(values, sentJSON: nil, locale: locale, remote: remote, reservingCapacity: capacity)
+    }
+
+    /// The validate answer for a decoded submission: the same bytes as for its `values`.
+    ///
+    /// - Throws: ``FormRequestError/badRows(_:)`` for rows formd cannot read.
+    public func validateAnswer(
+        _ submission: FormSubmission, locale: SupportedLocale? = nil, remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 512
+    ) throws(FormRequestError) -> FormAnswer {
+        try submission.json.withUnsafeBufferPointer { (json) throws(FormRequestError) in
+            try validateAnswer(submission.values, sentJSON: json, locale: locale, remote: remote, reservingCapacity: capacity)
+        }
+    }
+
+    /// `sentJSON`: the bytes `values` were decoded from (`FormSubmission`), or nil.
+    @inline(__always) private func validateAnswer(
+        _ values: FormValues, sentJSON: UnsafeBufferPointer<UInt8>?, locale: SupportedLocale?, remote: RemoteVerdicts?,
+        reservingCapacity capacity: Int
+    ) throws(FormRequestError) -> FormAnswer {
         var o = options(for: locale)
         o.remoteVerdicts = remote
-        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, mode: .validate, options: o)
+        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, sentJSON: sentJSON, mode: .validate, options: o)
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
@@ -99,6 +124,28 @@ extension Form {
         _ values: FormValues, changed: [String] = [], previous: PreviousState = .notSent, locale: SupportedLocale? = nil,
         remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 1024
     ) throws(FormRequestError) -> FormAnswer {
+        try evaluateAnswer(
+            values, sentJSON: nil, changed: changed, previous: previous, locale: locale, remote: remote, reservingCapacity: capacity)
+    }
+
+    /// The evaluate answer for a decoded submission: the same bytes as for its `values`.
+    ///
+    /// - Throws: as `evaluateAnswer(_:changed:previous:locale:remote:reservingCapacity:)` with its values.
+    public func evaluateAnswer(
+        _ submission: FormSubmission, changed: [String] = [], previous: PreviousState = .notSent, locale: SupportedLocale? = nil,
+        remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 1024
+    ) throws(FormRequestError) -> FormAnswer {
+        try submission.json.withUnsafeBufferPointer { (json) throws(FormRequestError) in
+            try evaluateAnswer(
+                submission.values, sentJSON: json, changed: changed, previous: previous, locale: locale, remote: remote,
+                reservingCapacity: capacity)
+        }
+    }
+
+    @inline(__always) private func evaluateAnswer(
+        _ values: FormValues, sentJSON: UnsafeBufferPointer<UInt8>?, changed: [String], previous: PreviousState,
+        locale: SupportedLocale?, remote: RemoteVerdicts?, reservingCapacity capacity: Int
+    ) throws(FormRequestError) -> FormAnswer {
         if let bad = loaded.plan.unknownChangedID(changed) { throw .unknownChangedID(bad) }
         let snapshot: StateSnapshot?
         switch previous {
@@ -113,7 +160,8 @@ extension Form {
         }
         var o = options(for: locale)
         o.remoteVerdicts = remote
-        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, changed: changed, mode: .evaluate, options: o)
+        let evaluation = try Evaluation.of(
+            plan: loaded.plan, values: values, sentJSON: sentJSON, changed: changed, mode: .evaluate, options: o)
         var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
         evaluation.evaluateResponse(head: loaded.answerHead, form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         return FormAnswer(evaluation, json: w.bytes)

@@ -32,6 +32,11 @@ package final class FormPlan: Sendable {
     /// The slotMap without template instances: every request of a form without dynamic sections
     /// uses it as is, and requests with instances share its slots and add theirs after them.
     let staticSlotMap: SlotMap
+    /// The static slots a submitted value is always dropped from, or compared with a computed
+    /// one: fields without input (`holdsValue` unset) and formula fields. A request that sent
+    /// none of them, with nothing hidden, drops nothing (`Evaluation.dropsNothing`). In a block
+    /// the plan owns.
+    nonisolated(unsafe) let valuelessStaticSlots: UnsafeBufferPointer<Int32>
     /// Fields holding values (formula fields included, buttons and spacers not, template fields once).
     package let valueFieldCount: Int
     /// `SlotMap.Flags` of each spec, including who reads the field (`formulaInput`,
@@ -162,7 +167,13 @@ package final class FormPlan: Sendable {
         hasWarnings = (fields + templates.flatMap({ $0.fields })).contains { $0.warnings != nil || $0.validations?.remote != nil }
         remoteRules = (fields + templates.flatMap({ $0.fields })).compactMap { $0.validations?.remote }
         hasClearWhenHidden = (fields + templates.flatMap({ $0.fields })).contains { $0.clearWhenHidden }
-        self.staticSlotMap = SlotMap(fields: fields, sections: sections, templates: templates, flags: flags)
+        let slotMap = SlotMap(fields: fields, sections: sections, templates: templates, flags: flags)
+        staticSlotMap = slotMap
+        valuelessStaticSlots = .ownedCopy(
+            of: slotMap.fields.indices.compactMap { s in
+                let f = slotMap.fields[s].flags
+                return !f.contains(.holdsValue) || f.contains(.hasFormula) ? Int32(s) : nil
+            })
     }
 
     /// Each field's own flags, plus `formulaInput` on every field a formula reads and
@@ -197,6 +208,7 @@ package final class FormPlan: Sendable {
     deinit {
         formulaOps.freeOwned()
         formulaRefs.freeOwned()
+        valuelessStaticSlots.freeOwned()
     }
 
     func spec(_ ref: SlotMap.SpecRef) -> FieldSpec {

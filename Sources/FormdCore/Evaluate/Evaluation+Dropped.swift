@@ -24,6 +24,7 @@ extension Evaluation {
     /// `dropped`, one key at a time, in submission order: the answer writes them without
     /// building the list when nothing is dropped.
     func forEachDroppedKey(_ body: (String, DropReason) -> Void) {
+        if dropsNothing { return }
         let members = submission.members
         var out: [(member: Int32, reason: DropReason)] = []
         func add(_ m: Int32, _ reason: DropReason) {
@@ -81,6 +82,19 @@ extension Evaluation {
             }
         }
         for d in out { body(members[Int(d.member)].key, d.reason) }
+    }
+
+    /// Whether no submitted key can be dropped, told without visiting every slot (most requests:
+    /// the full pass cost some 30 instructions a slot): every key has a static slot, no field or
+    /// section is hidden, nothing was cleared, and no key names a field without input or a formula
+    /// field (`FormPlan.valuelessStaticSlots`). False only means the full pass decides.
+    var dropsNothing: Bool {
+        guard placedMembers == submission.members.count, cleared.isEmpty, slotMap.fields.instances.isEmpty,
+            !hidden.anySet(), !(sectionsMayHide && sectionHidden.anySet())
+        else { return false }
+        let valueless = plan.valuelessStaticSlots
+        for k in valueless.indices where cells[Int(valueless[k])].member >= 0 { return false }
+        return true
     }
 
     /// Fields with `clear_when_hidden` that are hidden and were sent a value: evaluate lists a

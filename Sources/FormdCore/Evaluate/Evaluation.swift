@@ -82,6 +82,10 @@ package struct Evaluation: ~Copyable, Sendable {
     /// The sections the client sent as rows, answered as rows; nil for a flat submission. Set by
     /// `Evaluation.of` after the evaluation (it changes only how `values` is written).
     var nestedRows: NestedRows? = nil
+    /// The bytes `submission` was decoded from (`FormSubmission`), valid as long as the
+    /// evaluation: values the answer sends back as they were sent are copied from there
+    /// (`JSONObject.Member.textStart`). Nil for values from anywhere else.
+    nonisolated(unsafe) let sentJSON: UnsafeBufferPointer<UInt8>?
     /// How many members of `submission` fill a slot (`Cell.member`); the others are dropped.
     /// A count, not a slot per member: most requests place every member, and `dropped` then
     /// needs no list of them (an allocation fewer).
@@ -134,8 +138,12 @@ package struct Evaluation: ~Copyable, Sendable {
     /// Evaluates `values` (a decoded submission) against `plan`. `changed` names fields or dynamic
     /// sections whose value targets run (evaluate only); it must have been checked with
     /// `FormPlan.unknownChangedID`.
-    @inline(__always) package init(plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions) {
+    @inline(__always) package init(
+        plan: FormPlan, values: JSONObject, sentJSON: UnsafeBufferPointer<UInt8>? = nil, changed: [String] = [], mode: Mode,
+        options: EvaluationOptions
+    ) {
         self.plan = plan
+        self.sentJSON = sentJSON
         self.mode = mode
         self.options = options
         sectionsMayHide = plan.targetsSections

@@ -27,11 +27,14 @@ extension Evaluation {
     /// - Throws: ``FormRequestError/badRows(_:)`` for rows formd cannot read.
     @inline(__always)
     static func of(
-        plan: FormPlan, values: JSONObject, changed: [String] = [], mode: Mode, options: EvaluationOptions
+        plan: FormPlan, values: JSONObject, sentJSON: UnsafeBufferPointer<UInt8>? = nil, changed: [String] = [], mode: Mode,
+        options: EvaluationOptions
     ) throws(FormRequestError) -> Evaluation {
-        guard !plan.rowSections.isEmpty else { return Evaluation(plan: plan, values: values, changed: changed, mode: mode, options: options) }
+        guard !plan.rowSections.isEmpty else {
+            return Evaluation(plan: plan, values: values, sentJSON: sentJSON, changed: changed, mode: mode, options: options)
+        }
         let (flat, rows) = try plan.flattenRows(values)
-        var e = Evaluation(plan: plan, values: flat, changed: changed, mode: mode, options: options)
+        var e = Evaluation(plan: plan, values: flat, sentJSON: sentJSON, changed: changed, mode: mode, options: options)
         e.nestedRows = rows
         return e
     }

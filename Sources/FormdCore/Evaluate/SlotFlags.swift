@@ -42,6 +42,21 @@ struct SlotFlags: @unchecked Sendable {
     /// Every flag false.
     func clear() { base.update(repeating: false, count: count) }
 
+    /// Whether some flag is true, read eight at a time.
+    func anySet() -> Bool {
+        let a = UnsafeRawPointer(base)
+        var k = 0
+        while k &+ 8 <= count {
+            if a.loadUnaligned(fromByteOffset: k, as: UInt64.self) != 0 { return true }
+            k &+= 8
+        }
+        while k < count {
+            if base[k] { return true }
+            k &+= 1
+        }
+        return false
+    }
+
     /// Whether both hold the same flags, compared eight at a time.
     func same(as other: SlotFlags) -> Bool {
         precondition(other.count == count)

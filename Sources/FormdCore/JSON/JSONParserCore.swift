@@ -324,9 +324,14 @@ struct JSONParserCore {
                 childPath = addPath(JSONDocument.memberPath(pathText(path), hint >= 0 ? hints.unsafelyUnwrapped.id(hint) : key))
                 entries[paths[childPath], default: .init()].key = location(at: keyStart)
             }
+            let valueStart = i
             let value = try parseValue(depth: depth, path: childPath)
+            // Where the value's text is (`Member.textStart`); beyond 2 GiB, not kept.
+            let textStart = i <= Int(Int32.max) ? Int32(truncatingIfNeeded: valueStart) : -1
             members.push(
-                JSONObject.Member(key: hint >= 0 ? hints.unsafelyUnwrapped.id(hint) : key, value: value, hint: Int32(truncatingIfNeeded: hint)))
+                JSONObject.Member(
+                    key: hint >= 0 ? hints.unsafelyUnwrapped.id(hint) : key, value: value, hint: Int32(truncatingIfNeeded: hint),
+                    textStart: textStart, textCount: Int32(truncatingIfNeeded: i &- valueStart)))
             skipWhitespace()
             guard i < buf.count else { throw unexpected("expected ',' or '}' after object member") }
             switch buf[i] {

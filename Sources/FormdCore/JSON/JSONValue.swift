@@ -35,6 +35,12 @@ public struct JSONObject: Sendable, Hashable {
         /// validated against another form): it spares placing the key a search of the ids.
         /// Not part of the member's value (`==`, `hash`); it fits the member's padding.
         package var hint: Int32 = -1
+        /// For a member of a parsed object: where its value's text starts in the bytes parsed,
+        /// and its length; else -1 and 0. A number's text, and a string's without escapes, are
+        /// exactly what `JSONWriter` writes for the value, so an answer that sends the value
+        /// back as it was sent copies them (`FormSubmission`). Not part of the member's value.
+        package var textStart: Int32 = -1
+        package var textCount: Int32 = 0
 
         /// A member.
         public init(key: String, value: JSONValue) {
@@ -42,10 +48,12 @@ public struct JSONObject: Sendable, Hashable {
             self.value = value
         }
 
-        init(key: String, value: JSONValue, hint: Int32) {
+        init(key: String, value: JSONValue, hint: Int32, textStart: Int32, textCount: Int32) {
             self.key = key
             self.value = value
             self.hint = hint
+            self.textStart = textStart
+            self.textCount = textCount
         }
 
         public static func == (a: Member, b: Member) -> Bool { a.key == b.key && a.value == b.value }

@@ -9,10 +9,14 @@ extension FormRoutes {
     func validate(_ form: Form, _ request: HTTPRequest, current: Form? = nil, versionChecked: Bool = false) -> HTTPResponse {
         if !versionChecked, let failed = preconditionFailed(form, request) { return failed }
         let values: FormValues
+        // A JSON body's submission: its answer copies the values sent back as they were sent.
+        var submission: FormSubmission? = nil
         var isFormPost = false
         switch decodeBody(request, for: form) {
         case .failure(let problem): return problem.response
-        case .success(.object(let o)): values = o
+        case .success(.object(let s)):
+            values = s.values
+            submission = s
         case .success(.form(let pairs)):
             do {
                 values = try form.values(fromFormPost: pairs)
@@ -26,7 +30,11 @@ extension FormRoutes {
         let locale = negotiateLocale(query: request.query, acceptLanguage: request.headers.list("Accept-Language"))
         let answer: FormAnswer
         do {
-            answer = try form.validateAnswer(values, locale: locale)
+            if let submission {
+                answer = try form.validateAnswer(submission, locale: locale)
+            } else {
+                answer = try form.validateAnswer(values, locale: locale)
+            }
         } catch {
             return HTTPError(status: 400, slug: "bad-rows", detail: error.description).response
         }
@@ -99,7 +107,8 @@ extension FormRoutes {
                 return HTTPError(status: 400, slug: "bad-request", detail: error.description).response
             }
         case .success(.other): return HTTPError.notAnObject.response
-        case .success(.object(let body)):
+        case .success(.object(let submission)):
+            let body = submission.values
             switch body["values"] {
             case nil, .null?: break
             case .object(let o)?: values = o
@@ -182,7 +191,8 @@ extension FormRoutes {
 
     enum Body {
         case none
-        case object(FormValues)
+        /// A JSON object, kept with the body's bytes.
+        case object(FormSubmission)
         /// An HTML form post (`application/x-www-form-urlencoded`, or `multipart/form-data` without
         /// files): its pairs in order.
         case form([(key: String, value: String)])
@@ -208,7 +218,9 @@ extension FormRoutes {
         }
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(.none) }
         do {
-            if case .object(let o) = try form.submission(json: request.body) { return .success(.object(o)) }
+            if case .object(let o) = try form.submission(json: request.body) {
+                return .success(.object(FormSubmission(decoded: o, from: request.body)))
+            }
             return .success(.other)
         } catch {
             return .failure(

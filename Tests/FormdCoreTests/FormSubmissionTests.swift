@@ -1,0 +1,96 @@
+import FormdTestSupport
+import Testing
+@testable import FormdCore
+
+/// A `FormSubmission`'s answers copy the values they send back as sent from the submission's
+/// bytes (`JSONObject.Member.textStart`). They must be byte for byte the answers for its
+/// `values`: these tests compare the two on random submissions with every shape of value a client
+/// sends (escaped and non-ASCII strings, numbers in every notation, values of the wrong kind,
+/// whitespace between tokens, repeated and unknown keys, rows).
+@Suite struct FormSubmissionTests {
+    static let definition = #"""
+    {"title": "T",
+     "groups": [{"id": "g", "title": "G", "sections": [
+       {"id": "s", "fields": [
+         {"id": "name", "title": "Name", "type": "name", "validations": {"required": true, "max_length": 12}},
+         {"id": "note", "title": "Note", "type": "text"},
+         {"id": "mail", "title": "Mail", "type": "email"},
+         {"id": "code", "title": "Code", "type": "password"},
+         {"id": "n", "title": "N", "type": "number", "validations": {"min_value": 0}},
+         {"id": "x", "title": "X", "type": "float"},
+         {"id": "on", "title": "On", "type": "switch",
+          "targets": [{"id": "note", "type": "field", "action": "hide", "condition": "$on == 1"}]},
+         {"id": "pick", "title": "Pick", "type": "select", "options": [{"id": "a", "title": "A"}, {"id": 2, "title": "Two"}]},
+         {"id": "day", "title": "Day", "type": "date"},
+         {"id": "sum", "title": "Sum", "type": "float", "formula": "n + x"}]},
+       {"id": "lines", "type": "dynamic", "max_instances": 3, "fields": null}]}],
+     "templates": {"sections": [{"id": "lines", "fields": [
+       {"id": "lines[:index].item", "title": "Item", "type": "text"}]}]}}
+    """#
+
+    static let form = try! Form(id: "sub", json: Array(definition.utf8))
+
+    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "lines[1].item", "other"]
+
+    static let values = [
+        #""Ada""#, #""Ad\u0061""#, #""é ü""#, #""line\nbreak""#, #""q\"uote""#, #""\/slash""#, #""""#, #""   ""#,
+        #""ada@example.com""#, #""a much longer text than fifteen bytes""#, #""2025-02-28""#, #""2025-02-30""#,
+        "0", "-0", "12", "-7", "1.50", "1e3", "2.5E-2", "123456789012345678901234567890", "true", "false", "null",
+        #""a""#, "2", "2.0", "[1,\"a\"]", "{\"k\":1}", #""12""#,
+    ]
+
+    static func submission(_ rng: inout SplitMix64) -> [UInt8] {
+        var members: [String] = []
+        for _ in 0..<Int.random(in: 0...8, using: &rng) {
+            let key = keys.randomElement(using: &rng)!
+            let space = Int.random(in: 0..<4, using: &rng) == 0 ? " \n " : ""
+            members.append("\"\(key)\"" + space + ":" + space + values.randomElement(using: &rng)! + space)
+        }
+        if Int.random(in: 0..<10, using: &rng) == 0 { members.append(#""lines": [{"item": "r"}, {"item": "s\u0074"}]"#) }
+        return Array(("{" + members.joined(separator: ",") + "}").utf8)
+    }
+
+    @Test func answersAreThoseOfItsValues() throws {
+        var rng = SplitMix64(seed: 11)
+        var compared = 0
+        for _ in 0..<8_000 {
+            let bytes = Self.submission(&rng)
+            // Repeated keys are refused by the decoder: those submissions have no answer.
+            guard let submission = try? Self.form.submission(fromJSON: bytes) else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(submission.values == (try Self.form.values(json: bytes)), "\(text)")
+            let direct = try? Self.form.validateAnswer(submission, locale: .nb).json
+            let viaValues = try? Self.form.validateAnswer(submission.values, locale: .nb).json
+            #expect(direct == viaValues, "\(text)")
+            // The first key as `changed` (its value targets run), unless the form lacks it.
+            let changed = submission.values.members.prefix(1).map(\.key).filter { $0 != "other" }
+            let evaluated = try? Self.form.evaluateAnswer(submission, changed: changed, previous: .initial).json
+            let evaluatedViaValues = try? Self.form.evaluateAnswer(submission.values, changed: changed, previous: .initial).json
+            #expect(evaluated == evaluatedViaValues, "\(text)")
+            compared += 1
+        }
+        #expect(compared > 3_000)
+    }
+
+    /// Only a value's own text that the writer would write is copied: an escaped string is
+    /// written unescaped, a number made canonical is written canonical, a password never appears.
+    @Test func valuesSentBackAsSent() throws {
+        let bytes = Array(#"{"name": "Ad\u0061", "note": "é", "n": 1e1, "x": 12.25, "code": "hunter2", "mail": "a@b.no"}"#.utf8)
+        let answer = try Self.form.validateAnswer(Self.form.submission(fromJSON: bytes))
+        let text = String(decoding: answer.json, as: UTF8.self)
+        #expect(text.contains(#""values":{"name":"Ada","note":"é","mail":"a@b.no","n":"10","x":12.25,"sum":22.25}"#), "\(text)")
+        #expect(!text.contains("hunter2"))
+    }
+
+    @Test func refusesWhatValuesRefuses() {
+        for bad in ["[1]", "{\"name\": 1,}", "{\"name\": \"a\", \"name\": \"b\"}", ""] {
+            let bytes = Array(bad.utf8)
+            let a = Result { () throws(JSONParseError) in try Self.form.submission(fromJSON: bytes) }
+            let b = Result { () throws(JSONParseError) in try Self.form.values(json: bytes) }
+            switch (a, b) {
+            case (.failure(let x), .failure(let y)): #expect(x == y, "\(bad)")
+            default: Issue.record("\(bad): \(a) / \(b)")
+            }
+        }
+    }
+}
