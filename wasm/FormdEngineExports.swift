@@ -154,6 +154,26 @@ private func values(_ p: UnsafePointer<UInt8>?, _ n: Int32) -> Result<FormValues
 
 private struct ValuesProblem: Error { let text: String }
 
+/// What a validate or evaluate call answers: the bytes as `form`'s submission
+/// (`Form.submission(fromJSON:)`: its ids as key hints, and answers that copy the values sent back
+/// as they were sent), or, when that refuses them, `values` (`null` is no values there; otherwise
+/// the problem in the generic decoder's words, as before).
+private enum Sent {
+    case submission(FormSubmission)
+    case decoded(FormValues)
+
+    init(_ form: Form, _ p: UnsafePointer<UInt8>?, _ n: Int32) throws(ValuesProblem) {
+        if let s = try? form.submission(fromJSON: bytes(p, n)) {
+            self = .submission(s)
+            return
+        }
+        switch values(p, n) {
+        case .failure(let problem): throw problem
+        case .success(let v): self = .decoded(v)
+        }
+    }
+}
+
 /// `formd validate`: status 0 valid or 1 invalid (body: the validate answer, as the server's), or
 /// 2 (body: the problem).
 @_expose(wasm, "formd_validate") @_cdecl("formd_validate")
@@ -162,14 +182,19 @@ public func formdValidate(
     _ localePtr: UnsafePointer<UInt8>?, _ localeLen: Int32
 ) -> UnsafeMutableRawPointer {
     guard let form = form(handle) else { return answer(2, "no form has handle \(handle)") }
-    switch values(valuesPtr, valuesLen) {
-    case .failure(let problem): return answer(2, problem.text)
-    case .success(let v):
-        do {
-            return answer(try form.validateAnswer(v, locale: locale(localePtr, localeLen)))
-        } catch {
-            return answer(2, error.description)
+    let sent: Sent
+    do {
+        sent = try Sent(form, valuesPtr, valuesLen)
+    } catch {
+        return answer(2, error.text)
+    }
+    do {
+        switch sent {
+        case .submission(let s): return answer(try form.validateAnswer(s, locale: locale(localePtr, localeLen)))
+        case .decoded(let v): return answer(try form.validateAnswer(v, locale: locale(localePtr, localeLen)))
         }
+    } catch {
+        return answer(2, error.description)
     }
 }
 
@@ -185,10 +210,11 @@ public func formdEvaluate(
     _ statePtr: UnsafePointer<UInt8>?, _ stateLen: Int32
 ) -> UnsafeMutableRawPointer {
     guard let form = form(handle) else { return answer(2, "no form has handle \(handle)") }
-    let v: FormValues
-    switch values(valuesPtr, valuesLen) {
-    case .failure(let problem): return answer(2, problem.text)
-    case .success(let values): v = values
+    let sent: Sent
+    do {
+        sent = try Sent(form, valuesPtr, valuesLen)
+    } catch {
+        return answer(2, error.text)
     }
     var changed: [String] = []
     if changedLen > 0 {
@@ -210,7 +236,11 @@ public func formdEvaluate(
         previous = .token(state)
     }
     do {
-        let a = try form.evaluateAnswer(v, changed: changed, previous: previous, locale: locale(localePtr, localeLen))
+        let a: FormAnswer
+        switch sent {
+        case .submission(let s): a = try form.evaluateAnswer(s, changed: changed, previous: previous, locale: locale(localePtr, localeLen))
+        case .decoded(let v): a = try form.evaluateAnswer(v, changed: changed, previous: previous, locale: locale(localePtr, localeLen))
+        }
         return answer(0, a.json, deferred: a.deferredFormats, remote: a.remoteQuestions)
     } catch {
         switch error {

@@ -99,8 +99,10 @@ extension Form {
         }
     }
 
-    /// `sentJSON`: the bytes `values` were decoded from (`FormSubmission`), or nil.
-    @inline(__always) private func validateAnswer(
+    /// `sentJSON`: the bytes `values` were decoded from (`FormSubmission`), or nil. Not inlined
+    /// into the two public entries: the evaluation inlined here is some 10 KB of code, which the
+    /// WebAssembly module (calling both) would carry twice.
+    @inline(never) private func validateAnswer(
         _ values: FormValues, sentJSON: UnsafeBufferPointer<UInt8>?, locale: SupportedLocale?, remote: RemoteVerdicts?,
         reservingCapacity capacity: Int
     ) throws(FormRequestError) -> FormAnswer {
@@ -142,7 +144,7 @@ extension Form {
         }
     }
 
-    @inline(__always) private func evaluateAnswer(
+    @inline(never) private func evaluateAnswer(
         _ values: FormValues, sentJSON: UnsafeBufferPointer<UInt8>?, changed: [String], previous: PreviousState,
         locale: SupportedLocale?, remote: RemoteVerdicts?, reservingCapacity capacity: Int
     ) throws(FormRequestError) -> FormAnswer {
