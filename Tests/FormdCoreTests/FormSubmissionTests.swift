@@ -82,6 +82,23 @@ import Testing
         #expect(!text.contains("hunter2"))
     }
 
+    /// The parser records a value's text exactly when the writer writes that text for it:
+    /// scalars, and strings without escapes; never an escaped string, an array or an object.
+    @Test func recordsTextOnlyWhereTheWriterWritesIt() throws {
+        let text = #"{"a": "plain", "b": "é\u00e9", "c": -1.5e3, "d": true, "e": false, "f": null, "g": [1], "h": {"k": 1}, "i": "é"}"#
+        let bytes = Array(text.utf8)
+        let values = try Self.form.submission(fromJSON: bytes).values
+        var recorded: [String: String] = [:]
+        for m in values.members where m.textStart >= 0 {
+            let start = Int(m.textStart)
+            recorded[m.key] = String(decoding: bytes[start..<start + Int(m.textCount)], as: UTF8.self)
+            var w = JSONWriter()
+            w.writeValue(m.value)
+            #expect(w.bytes == Array(bytes[start..<start + Int(m.textCount)]), "\(m.key)")
+        }
+        #expect(recorded == ["a": #""plain""#, "c": "-1.5e3", "d": "true", "e": "false", "f": "null", "i": #""é""#])
+    }
+
     @Test func refusesWhatValuesRefuses() {
         for bad in ["[1]", "{\"name\": 1,}", "{\"name\": \"a\", \"name\": \"b\"}", ""] {
             let bytes = Array(bad.utf8)

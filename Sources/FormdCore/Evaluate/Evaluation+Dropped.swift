@@ -90,7 +90,7 @@ extension Evaluation {
     /// field (`FormPlan.valuelessStaticSlots`). False only means the full pass decides.
     var dropsNothing: Bool {
         guard placedMembers == submission.members.count, cleared.isEmpty, slotMap.fields.instances.isEmpty,
-            !hidden.anySet(), !(sectionsMayHide && sectionHidden.anySet())
+            !anyHidden
         else { return false }
         let valueless = plan.valuelessStaticSlots
         for k in valueless.indices where cells[Int(valueless[k])].member >= 0 { return false }

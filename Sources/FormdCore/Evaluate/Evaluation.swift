@@ -281,6 +281,9 @@ package struct Evaluation: ~Copyable, Sendable {
         !hidden[s] && !(sectionsMayHide && sectionHidden[slotMap.fields[s].sectionSlot])
     }
 
+    /// Whether some field or section is hidden, told a word of flags at a time.
+    var anyHidden: Bool { hidden.anySet() || (sectionsMayHide && sectionHidden.anySet()) }
+
     /// `fields.<id>.required` (API.md §5): visible, and `required` is true or its condition holds.
     @inline(__always) func isRequired(_ s: Int) -> Bool {
         guard isVisible(s) else { return false }

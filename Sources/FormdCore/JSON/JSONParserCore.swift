@@ -326,8 +326,17 @@ struct JSONParserCore {
             }
             let valueStart = i
             let value = try parseValue(depth: depth, path: childPath)
-            // Where the value's text is (`Member.textStart`); beyond 2 GiB, not kept.
-            let textStart = i <= Int(Int32.max) ? Int32(truncatingIfNeeded: valueStart) : -1
+            // Where the value's text is, when it is what `JSONWriter` writes for the value
+            // (`Member.textStart`): a scalar's, a string's only without escapes (an escape is
+            // longer than what it stands for, so exactly when the text is its UTF-8 and two
+            // quotes). Beyond 2 GiB, not kept.
+            let plain: Bool
+            switch value {
+            case .string(let s): plain = s.utf8.count &+ 2 == i &- valueStart
+            case .array, .object: plain = false
+            case .null, .bool, .number: plain = true
+            }
+            let textStart = plain && i <= Int(Int32.max) ? Int32(truncatingIfNeeded: valueStart) : -1
             members.push(
                 JSONObject.Member(
                     key: hint >= 0 ? hints.unsafelyUnwrapped.id(hint) : key, value: value, hint: Int32(truncatingIfNeeded: hint),

@@ -35,10 +35,11 @@ public struct JSONObject: Sendable, Hashable {
         /// validated against another form): it spares placing the key a search of the ids.
         /// Not part of the member's value (`==`, `hash`); it fits the member's padding.
         package var hint: Int32 = -1
-        /// For a member of a parsed object: where its value's text starts in the bytes parsed,
-        /// and its length; else -1 and 0. A number's text, and a string's without escapes, are
-        /// exactly what `JSONWriter` writes for the value, so an answer that sends the value
-        /// back as it was sent copies them (`FormSubmission`). Not part of the member's value.
+        /// For a member of a parsed object whose value's text is exactly what `JSONWriter`
+        /// writes for the value (a number, `true`, `false`, `null`, a string without escapes):
+        /// where that text starts in the bytes parsed, and its length; else -1. An answer that
+        /// sends the value back as it was sent copies it (`FormSubmission`). Not part of the
+        /// member's value.
         package var textStart: Int32 = -1
         package var textCount: Int32 = 0
 

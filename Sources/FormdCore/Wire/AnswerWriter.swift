@@ -6,10 +6,9 @@
 protocol AnswerContent: ~Copyable {
     var answerMode: AnswerMode { get }
     var answerIsValid: Bool { get }
-    /// `values`: visible fields with a value, in definition order (secret fields never). `text`,
-    /// when known, is the value's JSON text exactly as the writer would write it (a value sent
-    /// back as it was sent, in the submission's bytes): it is copied, not written again.
-    func forEachValue(_ body: (_ id: AnswerKey, _ value: JSONValue, _ text: UnsafeBufferPointer<UInt8>?) -> Void)
+    /// `values`: visible fields with a value, in definition order (secret fields never), each
+    /// as its value or, when known, as its JSON text (`AnswerValue`).
+    func forEachValue(_ body: (_ id: AnswerKey, _ value: AnswerValue) -> Void)
     /// `labels`: each visible multiple choice's chosen titles, in the order of `values`.
     func forEachLabelList(_ body: (_ id: String, _ labels: [String]) -> Void)
     /// `fields` (evaluate): every field in definition order.
@@ -70,9 +69,9 @@ enum AnswerWriter {
         }
         w.fixedKey("values")
         w.beginObject()
-        c.forEachValue { id, value, text in
+        c.forEachValue { id, value in
             w.key(id)
-            if let text { w.rawValue(text) } else { w.writeValue(value) }
+            w.answerValue(value)
         }
         w.endObject()
         var labelsOpen = false

@@ -22,10 +22,10 @@ extension Evaluation: AnswerContent {
     var answerIsValid: Bool { isValid }
 
     @inline(__always)
-    func forEachValue(_ body: (AnswerKey, JSONValue, UnsafeBufferPointer<UInt8>?) -> Void) {
+    func forEachValue(_ body: (AnswerKey, AnswerValue) -> Void) {
         if let rows = nestedRows {
             // Not `body` passed on: the flat loop below keeps it inlined.
-            for (id, v) in values(rows: rows) { body(.text(id), v, nil) }
+            for (id, v) in values(rows: rows) { body(.text(id), .value(v)) }
             return
         }
         let statics = slotMap.quotedStaticIDs.count
@@ -36,26 +36,25 @@ extension Evaluation: AnswerContent {
                 if cells[s].origin != .stored {
                     let m = Int(cells[s].member)
                     guard m >= 0 else { continue }
-                    body(key, submission.members[m].value, sentText(m))
+                    if let text = sentText(m) {
+                        body(key, .text(text))
+                    } else {
+                        body(key, .value(submission.members[m].value))
+                    }
                 } else if let v = cells[s].stored {
-                    body(key, v, nil)
+                    body(key, .value(v))
                 }
             }
         }
     }
 
-    /// Member `m`'s value as it was sent, when that text is what the answer writes for it: a
-    /// number's, or a string's without escapes (an escape is longer than what it stands for, so
-    /// a string's text is two quotes longer than its UTF-8 exactly when it has none).
+    /// Member `m`'s value as it was sent, when that text is what the answer writes for it: the
+    /// parser recorded where it is only then (a scalar's, a string's only without escapes,
+    /// `JSONObject.Member.textStart`).
     @inline(__always) func sentText(_ m: Int) -> UnsafeBufferPointer<UInt8>? {
         guard let json = sentJSON else { return nil }
         let start = Int(submission.members[m].textStart)
         let count = Int(submission.members[m].textCount)
-        switch submission.members[m].value {
-        case .number: break
-        case .string(let s): guard s.utf8.count &+ 2 == count else { return nil }
-        default: return nil
-        }
         guard start >= 0, start &+ count <= json.count, let base = json.baseAddress else { return nil }
         return UnsafeBufferPointer(start: base + start, count: count)
     }
@@ -132,7 +131,7 @@ extension Evaluation: AnswerContent {
 
     @inline(__always)
     func forEachHidden(_ body: (String) -> Void) {
-        guard hidden.anySet() || (sectionsMayHide && sectionHidden.anySet()) else { return }
+        guard anyHidden else { return }
         for s in slotMap.outputOrder where !isVisible(s) { body(slotMap.ids[s]) }
     }
 

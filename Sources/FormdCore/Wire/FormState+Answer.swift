@@ -90,8 +90,8 @@ extension FormState: AnswerContent {
     var answerMode: AnswerMode { mode == .validate ? .validate : .evaluate }
     var answerIsValid: Bool { isValid }
 
-    func forEachValue(_ body: (AnswerKey, JSONValue, UnsafeBufferPointer<UInt8>?) -> Void) {
-        for m in values.members { body(.text(m.key), m.value, nil) }
+    func forEachValue(_ body: (AnswerKey, AnswerValue) -> Void) {
+        for m in values.members { body(.text(m.key), .value(m.value)) }
     }
 
     func forEachLabelList(_ body: (String, [String]) -> Void) {
