@@ -32,6 +32,7 @@ extension JSONParserCore {
                 if j &- start > maxStringBytes { throw tooLong(at: quote) }
                 i = j &+ 1
                 lastStringASCII = ascii
+                lastStringEscaped = false
                 let text = UnsafeBufferPointer(start: base + start, count: j &- start)
                 return ascii ? Self.asciiString(text) : String(decoding: text, as: UTF8.self)
             }
@@ -98,6 +99,7 @@ extension JSONParserCore {
                 if i - start > maxStringBytes { throw tooLong(at: quote) }
                 i += 1
                 lastStringASCII = false
+                lastStringEscaped = true
                 return String(decoding: scratch, as: UTF8.self)
             }
             if b == UInt8(ascii: "\\") {

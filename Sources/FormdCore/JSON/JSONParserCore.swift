@@ -22,6 +22,8 @@ struct JSONParserCore {
     var tracker = LineTracker()
     /// Whether the string just parsed is all ASCII (false when it had escapes).
     var lastStringASCII = false
+    /// Whether the string just parsed had escapes.
+    var lastStringEscaped = false
     /// The members of the objects being parsed; `release()` frees it.
     var members = MemberStack()
     /// The top-level object's likely keys (a form's submissions), and the one expected next.
@@ -327,14 +329,13 @@ struct JSONParserCore {
             let valueStart = i
             let value = try parseValue(depth: depth, path: childPath)
             // Where the value's text is, when it is what `JSONWriter` writes for the value
-            // (`Member.textStart`): a scalar's, a string's only without escapes (an escape is
-            // longer than what it stands for, so exactly when the text is its UTF-8 and two
-            // quotes). Beyond 2 GiB, not kept.
+            // (`Member.textStart`): a scalar's, a string's only without escapes. Beyond 2 GiB,
+            // not kept.
             let plain: Bool
-            switch value {
-            case .string(let s): plain = s.utf8.count &+ 2 == i &- valueStart
-            case .array, .object: plain = false
-            case .null, .bool, .number: plain = true
+            switch buf[valueStart] {
+            case UInt8(ascii: "\""): plain = !lastStringEscaped
+            case UInt8(ascii: "["), UInt8(ascii: "{"): plain = false
+            default: plain = true
             }
             let textStart = plain && i <= Int(Int32.max) ? Int32(truncatingIfNeeded: valueStart) : -1
             members.push(
