@@ -37,9 +37,9 @@ public struct JSONObject: Sendable, Hashable {
         package var hint: Int32 = -1
         /// For a member of a parsed object whose value's text is exactly what `JSONWriter`
         /// writes for the value (a number, `true`, `false`, `null`, a string without escapes):
-        /// where that text starts in the bytes parsed, and its length; else -1. An answer that
-        /// sends the value back as it was sent copies it (`FormSubmission`). Not part of the
-        /// member's value.
+        /// where that text starts in the bytes parsed, and its length; else `textStart` is -1
+        /// (and `textCount` is not to be read). An answer that sends the value back as it was
+        /// sent copies it (`FormSubmission`). Not part of the member's value.
         package var textStart: Int32 = -1
         package var textCount: Int32 = 0
 
