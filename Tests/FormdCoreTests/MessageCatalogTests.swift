@@ -42,6 +42,32 @@ import Testing
         #expect(t.render(label: "End", params: [("relation", "after"), ("rule", ">")]) == "End must be after {other}")
     }
 
+    /// The answer's path (`write`, pieces copied already escaped, params looked up by name)
+    /// gives the JSON string of what `render` gives, for every kind of segment.
+    @Test func writeIsTheEscapedRendering() throws {
+        let templates = [
+            "{label} is required.", "Too \"long\"\n", "", "{label}", "{min}", "«{label}»{min}{max}ø",
+            "{label} {nope} { min} {} {1a} {a-b} {unclosed", "{label} must be {relation} {other}", "{min}-{min} {label}{label}",
+        ]
+        let params: [(key: String, value: JSONValue)] = [
+            ("min", .int(2)), ("max", .number(JSONNumber(literal: "2.50"))), ("other", .string("start \"date\"")),
+            ("rule", .string(">=")),
+        ]
+        let texts = [("min", "2"), ("max", "2.50"), ("other", "start \"date\""), ("rule", ">=")]
+        for text in templates {
+            for locale in SupportedLocale.allCases {
+                let t = MessageTemplate(text)
+                var w = JSONWriter(reservingCapacity: 64)
+                w.append(byte: UInt8(ascii: "\""))
+                t.write(label: "Name \\ \u{1}", params: params, locale: locale, into: &w)
+                w.append(byte: UInt8(ascii: "\""))
+                var expected = JSONWriter(reservingCapacity: 64)
+                expected.string(t.render(label: "Name \\ \u{1}", params: texts, locale: locale))
+                #expect(w.bytes == expected.bytes, "\(text) in \(locale)")
+            }
+        }
+    }
+
     @Test func uses() {
         let t = MessageTemplate("{label} {min}")
         #expect(t.uses("label") && t.uses("min") && !t.uses("max"))
@@ -213,5 +239,22 @@ extension MessageTable {
         var t = self
         for code in ErrorCode.allCases { t[code, .nb] = nil }
         return t
+    }
+}
+
+@Suite struct ParamListTests {
+    /// One reference holds the list and its JSON; no params is no reference, and reads as empty.
+    @Test func listsAndTheirJSON() {
+        let none = ParamList([])
+        #expect(none.list.isEmpty && none.json.isEmpty)
+        let literal: ParamList = []
+        #expect(literal.list.isEmpty && literal.json.isEmpty)
+        let perError = ParamList([("expected", .string("email"))])
+        #expect(perError.list.map(\.key) == ["expected"] && perError.list.map(\.value) == [.string("email")])
+        #expect(perError.json.isEmpty)
+        let compiled = ParamList(encoding: [("other", .string("start_date")), ("rule", .string(">"))])
+        #expect(compiled.list.map(\.key) == ["other", "rule"])
+        #expect(String(decoding: compiled.json, as: UTF8.self) == #"{"other":"start_date","rule":">"}"#)
+        #expect(String(decoding: ParamList(encoding: []).json, as: UTF8.self) == "{}")
     }
 }

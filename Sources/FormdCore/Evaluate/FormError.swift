@@ -77,13 +77,26 @@ extension FormError {
 /// their JSON instead of writing each key and value again (about 500 instructions a param under
 /// callgrind). Lists made per error have no JSON: the answer writes them.
 struct ParamList: Sendable, ExpressibleByArrayLiteral {
-    let list: [(key: String, value: JSONValue)]
+    /// One reference for the list and its JSON (nil: no params): an error holding two arrays
+    /// retained and released both wherever it was copied and when it was destroyed.
+    private let storage: Storage?
+
+    final class Storage: Sendable {
+        let list: [(key: String, value: JSONValue)]
+        let json: [UInt8]
+
+        init(list: [(key: String, value: JSONValue)], json: [UInt8]) {
+            self.list = list
+            self.json = json
+        }
+    }
+
+    var list: [(key: String, value: JSONValue)] { storage?.list ?? [] }
     /// `list` as a JSON object, or empty.
-    let json: [UInt8]
+    var json: [UInt8] { storage?.json ?? [] }
 
     init(_ list: [(key: String, value: JSONValue)]) {
-        self.list = list
-        json = []
+        storage = list.isEmpty ? nil : Storage(list: list, json: [])
     }
 
     init(arrayLiteral elements: (key: String, value: JSONValue)...) {
@@ -92,9 +105,8 @@ struct ParamList: Sendable, ExpressibleByArrayLiteral {
 
     /// `list` with its JSON written now (the form's compiler's lists).
     init(encoding list: [(key: String, value: JSONValue)]) {
-        self.list = list
         var w = JSONWriter(reservingCapacity: 32)
         w.params(list)
-        json = w.bytes
+        storage = Storage(list: list, json: w.bytes)
     }
 }

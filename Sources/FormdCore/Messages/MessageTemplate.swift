@@ -22,10 +22,23 @@ package final class MessageTemplate: Sendable, Hashable {
     /// UTF-8 length of the literal parts: the starting capacity when rendering.
     let literalUTF8Count: Int
     /// The literal segments escaped for a JSON string, one after another; segment k's piece
-    /// ends at `pieceEnds[k]` (placeholders take no bytes). An answer copies them as they are:
+    /// ends at `pieces[k].end` (placeholders take no bytes). An answer copies them as they are:
     /// escaping each piece per error cost about 240 instructions.
     let escapedLiterals: [UInt8]
-    let pieceEnds: [Int32]
+    /// The segments as plain records, in order, for `write`: reading `segments` copied each
+    /// segment with its string (a retain and a release), about 60 instructions a segment.
+    let pieces: [Piece]
+    /// The names of the `.param` segments, in order (`Piece.param` indexes them).
+    let paramNames: [String]
+
+    struct Piece {
+        enum Kind: UInt8 { case literal, label, param }
+        let kind: Kind
+        /// Where the piece's bytes end in `escapedLiterals` (placeholders take none).
+        let end: Int32
+        /// For `.param`: the index of its name in `paramNames`.
+        let param: Int32
+    }
 
     package init(_ text: String) {
         self.text = text
@@ -55,14 +68,24 @@ package final class MessageTemplate: Sendable, Hashable {
         self.segments = segments
         self.literalUTF8Count = literalCount
         var escaped = JSONWriter(reservingCapacity: literalCount + 16)
-        var ends: [Int32] = []
-        ends.reserveCapacity(segments.count)
+        var pieces: [Piece] = []
+        var names: [String] = []
+        pieces.reserveCapacity(segments.count)
         for segment in segments {
-            if case .literal(let s) = segment { escaped.appendEscaped(s) }
-            ends.append(Int32(escaped.byteCount))
+            switch segment {
+            case .literal(let s):
+                escaped.appendEscaped(s)
+                pieces.append(Piece(kind: .literal, end: Int32(escaped.byteCount), param: -1))
+            case .label:
+                pieces.append(Piece(kind: .label, end: Int32(escaped.byteCount), param: -1))
+            case .param(let name):
+                pieces.append(Piece(kind: .param, end: Int32(escaped.byteCount), param: Int32(names.count)))
+                names.append(name)
+            }
         }
         escapedLiterals = escaped.bytes
-        pieceEnds = ends
+        self.pieces = pieces
+        paramNames = names
     }
 
     /// The message written into `w` as the content of a JSON string (no quotes): the pieces of
@@ -70,18 +93,20 @@ package final class MessageTemplate: Sendable, Hashable {
     @inline(__always)
     func write(label: String, params: [(key: String, value: JSONValue)], locale: SupportedLocale, into w: inout JSONWriter) {
         escapedLiterals.withUnsafeBufferPointer { literals in
-            var start = 0
-            for k in segments.indices {
-                let end = Int(pieceEnds[k])
-                switch segments[k] {
-                case .literal:
-                    if let p = literals.baseAddress { w.appendRaw(p + start, end - start) }
-                case .label:
-                    w.appendEscaped(label)
-                case .param(let name):
-                    MessageTemplate.pieces(ofParam: name, params, locale) { w.appendEscaped($0) }
+            pieces.withUnsafeBufferPointer { pieces in
+                var start = 0
+                for piece in pieces {
+                    let end = Int(piece.end)
+                    switch piece.kind {
+                    case .literal:
+                        if let p = literals.baseAddress { w.appendRaw(p + start, end - start) }
+                    case .label:
+                        w.appendEscaped(label)
+                    case .param:
+                        MessageTemplate.pieces(ofParam: paramNames[Int(piece.param)], params, locale) { w.appendEscaped($0) }
+                    }
+                    start = end
                 }
-                start = end
             }
         }
     }
