@@ -44,7 +44,7 @@ import Testing
 
     /// The answer's path (`write`, pieces copied already escaped, params looked up by name)
     /// gives the JSON string of what `render` gives, for every kind of segment.
-    @Test func writeIsTheEscapedRendering() throws {
+    @Test func writeIsTheEscapedRendering() {
         let templates = [
             "{label} is required.", "Too \"long\"\n", "", "{label}", "{min}", "«{label}»{min}{max}ø",
             "{label} {nope} { min} {} {1a} {a-b} {unclosed", "{label} must be {relation} {other}", "{min}-{min} {label}{label}",
