@@ -111,9 +111,10 @@ extension Form {
         let evaluation = try Evaluation.of(plan: loaded.plan, values: values, sentJSON: sentJSON, mode: .validate, options: o)
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
-        var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
-        evaluation.validateResponse(head: loaded.answerHead, into: &w)
-        return FormAnswer(evaluation, json: w.bytes)
+        let json = JSONWriter.array(reservingCapacity: capacity + 192 * evaluation.errors.count) { w in
+            evaluation.validateResponse(head: loaded.answerHead, into: &w)
+        }
+        return FormAnswer(evaluation, json: json)
     }
 
     /// The evaluate answer: the live state after `changed` (value targets run for those ids),
@@ -164,9 +165,10 @@ extension Form {
         o.remoteVerdicts = remote
         let evaluation = try Evaluation.of(
             plan: loaded.plan, values: values, sentJSON: sentJSON, changed: changed, mode: .evaluate, options: o)
-        var w = JSONWriter(reservingCapacity: capacity + 192 * evaluation.errors.count)
-        evaluation.evaluateResponse(head: loaded.answerHead, form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
-        return FormAnswer(evaluation, json: w.bytes)
+        let json = JSONWriter.array(reservingCapacity: capacity + 192 * evaluation.errors.count) { w in
+            evaluation.evaluateResponse(head: loaded.answerHead, form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
+        }
+        return FormAnswer(evaluation, json: json)
     }
 
     func options(for locale: SupportedLocale?) -> EvaluationOptions {
