@@ -83,4 +83,22 @@ import Testing
         #expect(v["missing"] == nil)
         #expect(v.jsonBytes == JSONWriter.encode(v))
     }
+
+    /// `array(reservingCapacity:_:)` gives the bytes `bytes` would, on each of its paths: on
+    /// the stack up to 1 KiB, straight into the array past it, and moved to the writer's own
+    /// buffer (then copied) when the writing outgrows the capacity reserved.
+    @Test(arguments: [(16, 10), (16, 40), (1024, 900), (1024, 5000), (1025, 1000), (2048, 1500), (2048, 9000)])
+    func arrayIsWhatBytesGives(capacity: Int, strings: Int) {
+        func write(_ w: inout JSONWriter) {
+            w.beginArray()
+            for k in 0..<strings / 10 { w.string("s\(k)\"q\n") }
+            w.endArray()
+        }
+        var plain = JSONWriter(reservingCapacity: 16)
+        write(&plain)
+        let direct = JSONWriter.array(reservingCapacity: capacity) { write(&$0) }
+        #expect(direct == plain.bytes)
+        #expect(direct.count > 2 || strings < 10)
+        #expect((try? JSONValue(parsing: direct)) != nil)
+    }
 }
