@@ -84,11 +84,26 @@ package enum JSONParser {
     static func parse(
         buffer: UnsafeBufferPointer<UInt8>, options: Options, keyHints: KeyHints.View? = nil
     ) throws(JSONParseError) -> JSONDocument {
-        var parser = JSONParserCore(buffer: buffer, options: options)
-        parser.keyHints = keyHints
-        defer { parser.members.release() }
-        let root = try parser.parseDocument()
-        return JSONDocument(
-            root: root, trailingCommaOffsets: parser.trailingCommas, entries: parser.entries)
+        // The members start on the stack (`MemberStack.withLentRoom`): a submission's parse
+        // then allocates only its arrays and long strings (one allocation and its release less,
+        // about 200 instructions under callgrind).
+        let result = MemberStack.withLentRoom { room -> Result<JSONDocument, JSONParseError> in
+            var parser = JSONParserCore(buffer: buffer, options: options)
+            parser.members = MemberStack(lending: room)
+            parser.keyHints = keyHints
+            defer { parser.members.release() }
+            do throws(JSONParseError) {
+                let root = try parser.parseDocument()
+                // Taken out of the parser, not copied (a copy in this closure retained both).
+                var commas: [Int] = []
+                var entries = [String: JSONDocument.Entry]()
+                swap(&commas, &parser.trailingCommas)
+                swap(&entries, &parser.entries)
+                return .success(JSONDocument(root: root, trailingCommaOffsets: commas, entries: entries))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 }

@@ -395,6 +395,27 @@ struct MemberStack {
     private(set) var base: UnsafeMutablePointer<JSONObject.Member>? = nil
     private(set) var count = 0
     private var capacity = 0
+    /// Whether `base` is the stack's to free: false while it is memory it was lent (`lending`).
+    private var ownsBase = true
+
+    /// Room for as many members as fit in 1 KiB, which the parse can lend the stack from its
+    /// own frame (`withLentRoom`): a submission's members then need no allocation of their own
+    /// before they are moved into their array.
+    static let lentCapacity = max(1, 1024 / MemoryLayout<JSONObject.Member>.stride)
+
+    init() {}
+
+    /// A stack that starts in `room` (not freed by it) and moves to memory of its own past it.
+    init(lending room: UnsafeMutableBufferPointer<JSONObject.Member>) {
+        base = room.baseAddress
+        capacity = room.count
+        ownsBase = false
+    }
+
+    /// `body` with room for `lentCapacity` members on the stack (see `init(lending:)`).
+    static func withLentRoom<R>(_ body: (UnsafeMutableBufferPointer<JSONObject.Member>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: JSONObject.Member.self, capacity: lentCapacity, body)
+    }
 
     @inline(__always)
     mutating func push(_ member: consuming JSONObject.Member) {
@@ -408,10 +429,11 @@ struct MemberStack {
         let new = UnsafeMutablePointer<JSONObject.Member>.allocate(capacity: newCapacity)
         if let base {
             new.moveInitialize(from: base, count: count)
-            base.deallocate()
+            if ownsBase { base.deallocate() }
         }
         base = new
         capacity = newCapacity
+        ownsBase = true
     }
 
     /// Members `first...` (valid until the next push or pop).
@@ -434,14 +456,16 @@ struct MemberStack {
         return out
     }
 
-    /// Destroys what is left (members of the objects an error interrupted) and frees the memory.
+    /// Destroys what is left (members of the objects an error interrupted) and frees the memory
+    /// the stack owns.
     mutating func release() {
         guard let base else { return }
         base.deinitialize(count: count)
-        base.deallocate()
+        if ownsBase { base.deallocate() }
         self.base = nil
         count = 0
         capacity = 0
+        ownsBase = true
     }
 }
 

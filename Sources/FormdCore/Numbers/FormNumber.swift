@@ -54,6 +54,11 @@ package struct FormNumber: Sendable, Hashable {
         if s <= UInt128(UInt64.max) {
             var s64 = UInt64(s)
             while s64 % 10 == 0 { s64 /= 10; e += 1 }
+            // At most 20 digits: the digit count below matters only for an exponent near the
+            // top of the range (counting them was a third of a short number's parse).
+            if e >= minExponent && e <= maxLeadingExponent - 19 {
+                return FormNumber(normalized: UInt128(s64), exponent: e, negative: negative)
+            }
             s = UInt128(s64)
         } else {
             while s % 10 == 0 { s /= 10; e += 1 }
