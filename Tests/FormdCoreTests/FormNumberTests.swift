@@ -32,6 +32,23 @@ import Testing
         #expect(FormNumber.parse(input) == nil, "\(input)")
     }
 
+    /// The edges of the range around the short path of `make` (up to 20 digits, an exponent up
+    /// to 145, where the digit count is not needed) and past it.
+    @Test(arguments: [
+        ("18446744073709551615e145", "18446744073709551615" + String(repeating: "0", count: 145)),
+        ("1e145", "1" + String(repeating: "0", count: 145)), ("1e164", "1" + String(repeating: "0", count: 164)),
+        ("18446744073709551615e-128", "0." + String(repeating: "0", count: 108) + "18446744073709551615"),
+        ("-250000e-5", "-2.5"),
+    ])
+    func shortSignificandsAtTheEdgesOfTheRange(input: String, expected: String) {
+        #expect(FormNumber.parse(input)?.canonicalText == expected, "\(input)")
+    }
+
+    @Test(arguments: ["18446744073709551615e146", "10e164", "99999999999999999999e146"])
+    func shortSignificandsPastTheLargestMagnitude(input: String) {
+        #expect(FormNumber.parse(input) == nil, "\(input)")
+    }
+
     @Test func normalisedSoEqualValuesAreEqual() {
         #expect(n("1.10") == n("1.1"))
         #expect(n("100") == n("1e2"))

@@ -181,4 +181,19 @@ private let trailing = JSONParser.Options(allowTrailingCommas: true)
         let longNumber = String(repeating: "9", count: 1_000_000)
         #expect(parseError(longNumber)?.message == "number longer than 64 characters")
     }
+
+    /// Objects' members start in room on the stack and move to memory of their own past it:
+    /// objects below, at and past that room, nested, and errors thrown with members in either.
+    @Test(arguments: [1, MemberStack.lentCapacity - 1, MemberStack.lentCapacity, MemberStack.lentCapacity + 1, 300])
+    func membersInLentRoomAndPastIt(count: Int) throws {
+        let inner = (0..<count).map { "\"k\($0)\":{\"x\":[\($0)],\"y\":\"v\($0)\"}" }.joined(separator: ",")
+        let text = "{\"a\":1,\"o\":{\(inner)},\"z\":\"end\"}"
+        let value = try JSONValue(parsing: Array(text.utf8))
+        #expect(value.jsonText == text)
+        #expect(value["o"]?.objectValue?.count == count)
+        // Cut short inside the last member, and a duplicate key at the end.
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: Array(text.dropLast(8).utf8)) }
+        let duplicate = "{\"o\":{\(inner),\"k0\":1}}"
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: Array(duplicate.utf8)) }
+    }
 }
