@@ -127,13 +127,25 @@ extension Evaluation {
             // (the formulas ran in dependency order, so they agree with each other).
             formulasDirty = false
             if visibilityChanged {
-                for s in slotMap.fields.indices {
-                    let section = slotMap.fields[s].sectionSlot
-                    guard nextHidden[s] != hidden[s] || nextSectionHidden[section] != sectionHidden[section] else { continue }
+                func mark(_ s: Int) {
                     let flags = slotMap.fields[s].flags
                     if flags.contains(.formulaInput) { formulasDirty = true }
                     if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetsDirty = true }
-                    if formulasDirty && targetsDirty { break }
+                }
+                if nextSectionHidden.same(as: sectionHidden) {
+                    // Only fields' own flags moved: visit those, found eight flags at a time.
+                    var s = nextHidden.firstDifference(from: 0, hidden)
+                    while s < nextHidden.count && !(formulasDirty && targetsDirty) {
+                        mark(s)
+                        s = nextHidden.firstDifference(from: s + 1, hidden)
+                    }
+                } else {
+                    for s in slotMap.fields.indices {
+                        let section = slotMap.fields[s].sectionSlot
+                        guard nextHidden[s] != hidden[s] || nextSectionHidden[section] != sectionHidden[section] else { continue }
+                        mark(s)
+                        if formulasDirty && targetsDirty { break }
+                    }
                 }
             }
             if visibilityChanged { aggregates?.invalidateAll() }

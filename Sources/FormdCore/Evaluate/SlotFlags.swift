@@ -57,6 +57,28 @@ struct SlotFlags: @unchecked Sendable {
         return false
     }
 
+    /// The index of the first flag at or after `from` that differs from `other`'s, or `count`:
+    /// eight compared at a time, so a pass over the changed flags skips unchanged ones by words.
+    func firstDifference(from start: Int, _ other: SlotFlags) -> Int {
+        precondition(other.count == count)
+        let a = UnsafeRawPointer(base), b = UnsafeRawPointer(other.base)
+        var k = start
+        while k < count && k & 7 != 0 {
+            if base[k] != other.base[k] { return k }
+            k &+= 1
+        }
+        while k &+ 8 <= count {
+            let x = a.loadUnaligned(fromByteOffset: k, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            if x != 0 { return k &+ x.littleEndian.trailingZeroBitCount >> 3 }
+            k &+= 8
+        }
+        while k < count {
+            if base[k] != other.base[k] { return k }
+            k &+= 1
+        }
+        return count
+    }
+
     /// Whether both hold the same flags, compared eight at a time.
     func same(as other: SlotFlags) -> Bool {
         precondition(other.count == count)
