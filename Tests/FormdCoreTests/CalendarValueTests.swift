@@ -197,7 +197,12 @@ import Testing
         var rng = SplitMix64(state: 2026)
         let digits = Array("0123456789")
         func date() -> String {
-            switch rng.below(4) {
+            switch rng.below(5) {
+            case 4:  // a valid date with one byte replaced by any printable ASCII byte
+                let y = rng.below(10_000), m = 1 + rng.below(12), d = 1 + rng.below(CivilCalendar.daysInMonth(y, m))
+                var bytes = Array(String(format: "%04d-%02d-%02d", y, m, d).utf8)
+                bytes[rng.below(10)] = UInt8(0x20 + rng.below(0x5F))
+                return String(decoding: bytes, as: UTF8.self)
             case 0:  // any digits in the shape: many invalid months and days
                 var text = ""
                 for i in 0..<10 { text.append(i == 4 || i == 7 ? "-" : digits[rng.below(10)]) }
