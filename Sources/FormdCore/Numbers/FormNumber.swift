@@ -55,7 +55,7 @@ package struct FormNumber: Sendable, Hashable {
             var s64 = UInt64(s)
             while s64 % 10 == 0 { s64 /= 10; e += 1 }
             // At most 20 digits: the digit count below matters only for an exponent near the
-            // top of the range (counting them was a third of a short number's parse).
+            // top of the range (counting them was about a quarter of a short number's parse).
             if e >= minExponent && e <= maxLeadingExponent - 19 {
                 return FormNumber(normalized: UInt128(s64), exponent: e, negative: negative)
             }
