@@ -75,4 +75,40 @@ import Testing
             #expect(found == naive, "\(needle) in \(hay) from \(start)")
         }
     }
+
+    /// Parameter names in any case, escapes only where there are some, `filename` in any case,
+    /// the first `name` kept, a lone CR inside a head line, and values past ASCII.
+    @Test func namesAndValuesAsBytes() {
+        let body = "--XyZ\r\nContent-Disposition: form-data; NAME=\"a\\\\b\\\"c\"; name=\"second\"\r\n\r\ncaf\u{E9}\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; Name= spaced \r\n\r\n\u{20AC}\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; name=\"cr\r\"\r\n\r\nx\r\n--XyZ--"
+        #expect(Self.pairs(body) == ["a\\b\"c=caf\u{E9}", "spaced=\u{20AC}", "cr\r=x"])
+        #expect(Self.decode("--XyZ\r\nContent-Disposition: form-data; name=f; FileName=\"a\"\r\n\r\nx\r\n--XyZ--") == 415)
+        #expect(Self.decode("--XyZ\r\nContent-Disposition: form-data; filenames=a; name=f\r\n\r\nx\r\n--XyZ--") == 200, "only filename and filename* are files")
+        let cut: [UInt8] = Array("--XyZ\r\nContent-Disposition: form-data; name=a\r\n\r\n".utf8) + [0xE2, 0x82] + Array("\r\n--XyZ--".utf8)
+        if case .success = MultipartFormData.decode(cut, contentType: "multipart/form-data; boundary=XyZ") {
+            Issue.record("a value cut inside a character was accepted")
+        }
+    }
+
+    /// One needle, searched again and again from every start, as the decoder does with the
+    /// tables it makes once per body.
+    @Test func oneNeedleSearchedManyTimes() {
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<200 {
+            let bytes = (0..<Int.random(in: 1...6, using: &rng)).map { _ in UInt8.random(in: 97...99, using: &rng) }
+            let needle = MultipartFormData.Needle(bytes)
+            let hay = (0..<Int.random(in: 0...60, using: &rng)).map { _ in UInt8.random(in: 97...99, using: &rng) }
+            for start in 0...hay.count {
+                var naive: Int?
+                if bytes.count <= hay.count {
+                    for i in stride(from: start, through: hay.count - bytes.count, by: 1) where Array(hay[i..<i + bytes.count]) == bytes {
+                        naive = i
+                        break
+                    }
+                }
+                #expect(hay.withUnsafeBufferPointer { needle.first(in: $0, from: start) } == naive, "\(bytes) in \(hay) from \(start)")
+            }
+        }
+    }
 }

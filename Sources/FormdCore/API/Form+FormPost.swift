@@ -25,10 +25,12 @@ extension Form {
         var position: [String: Int] = [:]
         position.reserveCapacity(pairs.count)
         for (key, value) in pairs {
-            if let at = position[key] {
+            // One hash per key: the default inserts a new key's position in the same look-up.
+            let next = entries.count
+            let at = Self.firstPosition(&position[key, default: next], next: next)
+            if at < next {
                 entries[at].more.append(value)
             } else {
-                position[key] = entries.count
                 entries.append((key, value, []))
             }
         }
@@ -54,4 +56,9 @@ extension Form {
         for id in plan.staticMultipleChoiceIDs where position[id] == nil { object.append(id, .array([])) }
         return object
     }
+
+    /// Reads a dictionary slot passed `inout`: through `subscript(_:default:)`'s modify accessor,
+    /// which stores the default for a key it does not find. So the result is `next` for a new key
+    /// (now recorded) and the key's first position otherwise.
+    private static func firstPosition(_ slot: inout Int, next: Int) -> Int { slot }
 }
