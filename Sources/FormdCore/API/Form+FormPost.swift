@@ -27,7 +27,7 @@ extension Form {
         for (key, value) in pairs {
             // One hash per key: the default inserts a new key's position in the same look-up.
             let next = entries.count
-            let at = Self.firstPosition(&position[key, default: next], next: next)
+            let at = Self.firstPosition(&position[key, default: next])
             if at < next {
                 entries[at].more.append(value)
             } else {
@@ -58,7 +58,7 @@ extension Form {
     }
 
     /// Reads a dictionary slot passed `inout`: through `subscript(_:default:)`'s modify accessor,
-    /// which stores the default for a key it does not find. So the result is `next` for a new key
-    /// (now recorded) and the key's first position otherwise.
-    private static func firstPosition(_ slot: inout Int, next: Int) -> Int { slot }
+    /// which stores the default for a key it does not find. So the result is the default for a new
+    /// key (now recorded) and the key's first position otherwise.
+    private static func firstPosition(_ slot: inout Int) -> Int { slot }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// HTML form posts, `application/x-www-form-urlencoded`: `a=1&b=x+y`, as pairs in order (a key
 /// may repeat; `HTMLFormPost` says what that means). Values are strings, coerced per SEMANTICS §2.
 ///
-/// One pass over the body's bytes: a key or value without `+` or `%` becomes its string straight
-/// from the body; the others are decoded into one scratch buffer reused for every one of them.
+/// Read as bytes: a key or value without `+` or `%` becomes its string straight from the body;
+/// the others are decoded into one scratch buffer reused for every one of them.
 enum FormURLEncoding {
     static func decode(_ body: [UInt8]) -> Result<[(key: String, value: String)], HTTPError> {
         body.withUnsafeBufferPointer { body in

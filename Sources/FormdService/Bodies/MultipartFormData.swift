@@ -175,7 +175,9 @@ enum MultipartFormData {
                 while k > i, isBlank(v[k - 1]) { k -= 1 }
                 let key = UnsafeBufferPointer(rebasing: v[i..<k])
                 let isName = name == nil && UTF8Text.equalsIgnoringCase(key, "name")
-                if UTF8Text.equalsIgnoringCase(key, "filename") || UTF8Text.equalsIgnoringCase(key, "filename*") { isFile = true }
+                // Counted once its value is read: a quoted value that never closes ends the list
+                // without it.
+                let isFileKey = UTF8Text.equalsIgnoringCase(key, "filename") || UTF8Text.equalsIgnoringCase(key, "filename*")
                 i = keyEnd + 1
                 if i < v.count, v[i] == quote {
                     i += 1
@@ -212,6 +214,7 @@ enum MultipartFormData {
                     i += 1
                     while i < v.count, v[i] != semicolon { i += 1 }
                     i += 1
+                    if isFileKey { isFile = true }
                 } else {
                     var end = i
                     while end < v.count, v[end] != semicolon { end += 1 }
@@ -220,6 +223,7 @@ enum MultipartFormData {
                     while s < e, isBlank(v[s]) { s += 1 }
                     while e > s, isBlank(v[e - 1]) { e -= 1 }
                     if isName { name = String(decoding: UnsafeBufferPointer(rebasing: v[s..<e]), as: UTF8.self) }
+                    if isFileKey { isFile = true }
                     i = end + 1
                 }
             }

@@ -3,7 +3,7 @@ enum UTF8Text {
     /// The bytes as a string, or nil when they are not UTF-8. ASCII (almost every key and value
     /// of a form post) is made with `String(decoding:)`, which is specialized and exact for it;
     /// only other text goes through `String(validating:)`, whose generic path looks up type
-    /// metadata on every call (a fifth of a multipart post's decoding before this).
+    /// metadata on every call.
     static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var high: UInt8 = 0
         for b in bytes { high |= b }
