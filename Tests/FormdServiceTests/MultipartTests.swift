@@ -71,7 +71,7 @@ import Testing
                     break
                 }
             }
-            let found = hay.withUnsafeBufferPointer { MultipartFormData.find(needle, in: $0, from: start) }
+            let found = hay.withUnsafeBufferPointer { MultipartFormData.Needle(needle).first(in: $0, from: start) }
             #expect(found == naive, "\(needle) in \(hay) from \(start)")
         }
     }

@@ -67,11 +67,6 @@ enum MultipartFormData {
         }
     }
 
-    /// The offset of the first `needle` in `haystack` at or after `start`.
-    static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        Needle(needle).first(in: haystack, from: start)
-    }
-
     /// Bytes to search for, with their Knuth-Morris-Pratt table: each byte of the haystack is
     /// read once, whatever near-misses it holds.
     struct Needle {
