@@ -61,6 +61,50 @@ import Testing
         #expect(compared > 400)
     }
 
+    /// The automaton (`PatternAutomaton`) answers as the bit masks do, on the bundled shapes and
+    /// random patterns, texts built from the pattern and random ones, up to 63 bytes, with line
+    /// terminators at the end and bytes past ASCII (both then decline). Patterns too large for it
+    /// keep the masks.
+    @Test func automatonAnswersAsTheMasks() throws {
+        var rng = SplitMix64(state: 0xA170_3A7A)
+        var compared = 0
+        var matched = 0
+        var built = 0
+        for source in Self.bundledShapes + Self.randomPatterns(&rng, count: 800) {
+            guard let simple = SimplePattern(source), let automaton = simple.automaton else { continue }
+            built += 1
+            var texts = (0..<40).map { _ in (0..<rng.below(12)).map { _ in rng.pick(Self.alphabet) }.joined() }
+            texts += (0..<40).map { _ in Self.member(of: simple, &rng) }
+            texts += (0..<4).map { _ in String(Self.member(of: simple, &rng, atLeast: 60).prefix(63)) }
+            for text in texts {
+                let bytes = Array(text.utf8)
+                guard bytes.count < 64 else { continue }
+                let (a, m) = bytes.withUnsafeBufferPointer {
+                    (automaton.matches($0, anchoredEnd: simple.anchoredEnd), simple.matchesByMasks($0))
+                }
+                #expect(a == m, "\(source) on \(text.debugDescription)")
+                #expect((a == nil) == bytes.contains { $0 >= 128 })
+                compared += 1
+                if a == true { matched += 1 }
+            }
+        }
+        #expect(built > 500)
+        #expect(compared > 40_000)
+        #expect(matched > compared / 5, "the texts must often match")
+        // the e-mail and phone shapes of the bundled forms have one
+        #expect(SimplePattern(#"[\w._%+-]+@[\w.-]+\.\w{2,}"#)?.automaton != nil)
+        #expect(SimplePattern(#"^\+?[0-9 ]{8,19}$"#)?.automaton != nil)
+        // too many positions, and too many states (a at the 10th byte from the end): the masks decide
+        let positions = try #require(SimplePattern(#"^(a?){999}b$"#))
+        #expect(positions.automaton == nil)
+        #expect(positions.matches("aab") == true)
+        #expect(positions.matches("aac") == false)
+        let states = try #require(SimplePattern(#"^.*a.{9}$"#))
+        #expect(states.automaton == nil)
+        #expect(states.matches("xa123456789") == true)
+        #expect(states.matches("xa12345678") == false)
+    }
+
     @Test(arguments: FormatEngine.allCases)
     func answersAsTheEngineDoes(engine kind: FormatEngine) throws {
         var rng = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)

@@ -54,6 +54,9 @@ struct SimplePattern: Sendable {
     static let nonASCII: UInt64 = 1 << 63
     let anchoredStart: Bool
     let anchoredEnd: Bool
+    /// The pattern as a deterministic automaton, when it is small enough: `matches` then reads
+    /// each byte once. Nil: the bit masks decide.
+    private(set) var automaton: PatternAutomaton? = nil
 
     /// nil when `pattern` is outside the subset (ICU decides those).
     init?(_ pattern: String) {
@@ -83,6 +86,7 @@ struct SimplePattern: Sendable {
         } else {
             classTable = []
         }
+        automaton = PatternAutomaton(self)
     }
 
     /// Whether `text` matches; nil when the text is not ASCII or has 64 bytes or more (ICU decides).
@@ -106,6 +110,12 @@ struct SimplePattern: Sendable {
     /// Which positions hold a byte of each class is worked out first, in one pass over the text
     /// for all classes (`classTable`): a pass per run of the pattern read every byte again.
     private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if let automaton { return automaton.matches(bytes, anchoredEnd: anchoredEnd) }
+        return matchesByMasks(bytes)
+    }
+
+    /// `matches` by the bit masks, whether or not the pattern has an automaton (the tests compare them).
+    func matchesByMasks(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         let n = bytes.count
         let all: UInt64 = n == 63 ? .max : (1 << UInt64(n + 1)) - 1
         let start = anchoredStart ? 1 : all
