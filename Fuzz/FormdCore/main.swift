@@ -5,7 +5,8 @@
 //               program and the simple-comparison fast path checked against the trees
 //   definition  the definition loader: lenient JSON with locations, reader, checks, compiler
 //   format      a `format` pattern and a value (split at the first NUL byte): the engine-free
-//               fast path (SimplePattern) checked against the regex engine
+//               fast path (SimplePattern) checked against the regex engine, and its
+//               automaton against its bit masks
 // Any crash, hang or sanitizer report is a finding; inputs are never expected to be valid.
 
 import Foundation
@@ -125,6 +126,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // Where the engine gives up there is nothing to compare with (the fast path answers).
         if want != .timedOut, let found = simple.matches(text), found != (want == .match) {
             fatalError("fast path says \(found), the engine \(want), for \(source.debugDescription) on \(text.debugDescription)")
+        }
+        // The automaton (which `matches` uses when the pattern has one) against the bit masks.
+        let utf8 = Array(text.utf8)
+        if let automaton = simple.automaton, utf8.count < 64 {
+            let (a, m) = utf8.withUnsafeBufferPointer { (automaton.matches($0, anchoredEnd: simple.anchoredEnd), simple.matchesByMasks($0)) }
+            if a != m {
+                fatalError("automaton says \(String(describing: a)), the masks \(String(describing: m)), for \(source.debugDescription) on \(text.debugDescription)")
+            }
         }
     case .definition:
         let result = FormLoader.load(id: "fuzz", bytes: bytes)
