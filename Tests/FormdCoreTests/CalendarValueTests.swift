@@ -197,11 +197,19 @@ import Testing
         var rng = SplitMix64(state: 2026)
         let digits = Array("0123456789")
         func date() -> String {
-            switch rng.below(5) {
+            switch rng.below(6) {
             case 4:  // a valid date with one byte replaced by any printable ASCII byte
                 let y = rng.below(10_000), m = 1 + rng.below(12), d = 1 + rng.below(CivilCalendar.daysInMonth(y, m))
                 var bytes = Array(String(format: "%04d-%02d-%02d", y, m, d).utf8)
                 bytes[rng.below(10)] = UInt8(0x20 + rng.below(0x5F))
+                return String(decoding: bytes, as: UTF8.self)
+            case 5:  // a valid date with one byte replaced by a digit's neighbours in the nibble
+                // checks (`/`, `:`, `?`, NUL, control bytes) or a byte of a two-byte character
+                let y = rng.below(10_000), m = 1 + rng.below(12), d = 1 + rng.below(CivilCalendar.daysInMonth(y, m))
+                var bytes = Array(String(format: "%04d-%02d-%02d", y, m, d).utf8)
+                let k = rng.below(10)
+                bytes[k] = rng.pick([0x00, 0x09, 0x1D, 0x2F, 0x3A, 0x3F, 0x2D, 0x20, 0x7F, 0x40, 0x70, 0x39, 0x30])
+                if rng.below(4) == 0 { bytes.replaceSubrange(k..<k + 1, with: [0xC3, 0xA9]); bytes.remove(at: k == 9 ? 0 : 9) }
                 return String(decoding: bytes, as: UTF8.self)
             case 0:  // any digits in the shape: many invalid months and days
                 var text = ""
