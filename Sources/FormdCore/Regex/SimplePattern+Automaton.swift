@@ -101,13 +101,11 @@ struct PatternAutomaton: Sendable {
         // 0 is in every state. An unanchored end matches once any prefix has: such a state is
         // final, and leads only to itself.
         let empty = Bits(repeating: 0, count: words)
-        var states: [Bits] = [empty]
-        var index: [Bits: Int] = [empty: 0]
+        var index: [Bits: Int] = [empty: 0]  // state 0, dead
         var accepting = [false]
         var table: [UInt16] = Array(repeating: 0, count: groups.count)
         var pending = [initial]
         index[initial] = 1
-        states.append(initial)
         accepting.append(isAccepting(initial))
         table.append(contentsOf: repeatElement(0, count: groups.count))
         var k = 0
@@ -131,10 +129,9 @@ struct PatternAutomaton: Sendable {
                 if let t = index[next] {
                     successor[g] = t
                 } else {
-                    guard states.count < Self.maxStates else { return nil }
-                    successor[g] = states.count
-                    index[next] = states.count
-                    states.append(next)
+                    guard accepting.count < Self.maxStates else { return nil }
+                    successor[g] = accepting.count
+                    index[next] = accepting.count
                     accepting.append(isAccepting(next))
                     table.append(contentsOf: repeatElement(0, count: groups.count))
                     pending.append(next)

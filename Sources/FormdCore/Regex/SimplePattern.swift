@@ -4,9 +4,10 @@
 /// `{n,m}`), and groups (`(…)`, `(?:…)`, with `|` inside them, quantified too unless they repeat
 /// inside: `(a+)+` is ICU's, with its step budget), with or without
 /// `^` at the start and `$` at the end. Such a pattern describes a regular language, so whether
-/// it matches is decided by carrying the set of text positions reachable so far through the
-/// pattern, as a bit mask, one pass over the text per element: no backtracking, no engine, no
-/// UTF-16 copy, no allocation and no budget to spend.
+/// it matches is decided by a deterministic automaton made once (`PatternAutomaton`), or, for a
+/// pattern too large for one, by carrying the set of text positions reachable so far through
+/// the pattern, as a bit mask, one pass over the text per element: no backtracking, no engine,
+/// no UTF-16 copy, no allocation and no budget to spend.
 ///
 /// Only ASCII patterns qualify, and only ASCII text under 64 bytes takes the fast path (postal
 /// codes, phone numbers and names are far shorter; longer values go to ICU): there ICU's
@@ -103,18 +104,20 @@ struct SimplePattern: Sendable {
         }
     }
 
+    /// The automaton's answer when the pattern has one, else the bit masks'.
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if let automaton { return automaton.matches(bytes, anchoredEnd: anchoredEnd) }
+        return matchesByMasks(bytes)
+    }
+
     /// The positions reachable so far are a bit mask (bit q: text position q), so each element
     /// costs a few word operations per character. A repeated group settles within 65 rounds:
     /// nothing inside it repeats, so each round either consumes a character or only adds positions.
     ///
     /// Which positions hold a byte of each class is worked out first, in one pass over the text
     /// for all classes (`classTable`): a pass per run of the pattern read every byte again.
-    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        if let automaton { return automaton.matches(bytes, anchoredEnd: anchoredEnd) }
-        return matchesByMasks(bytes)
-    }
-
-    /// `matches` by the bit masks, whether or not the pattern has an automaton (the tests compare them).
+    ///
+    /// Used whether or not the pattern has an automaton by the tests, which compare the two.
     func matchesByMasks(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         let n = bytes.count
         let all: UInt64 = n == 63 ? .max : (1 << UInt64(n + 1)) - 1
