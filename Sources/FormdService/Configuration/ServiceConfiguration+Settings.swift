@@ -33,7 +33,7 @@ extension ServiceConfiguration {
         .text("forms.directory", \.formsDirectory,
             "folder of `*.json` definitions (not its sub-folders)"),
         .flag("forms.reload", \.formsReload,
-            "notice changed, added and removed files and serve them without a restart (`forms.watch`): a changed file is checked and swapped in atomically; a broken one is logged and the last good version keeps serving"),
+            "notice changed, added and removed files and serve them without a restart (`forms.watch`): a changed file is checked and swapped in atomically; a broken one is logged and the last good version keeps serving. Off: the files found at start-up are served as they were when first read (start-up reads none, see \"Many forms\"), and files added later are not served"),
         .choice(
             "forms.watch", \.formsWatch, ["auto": .auto, "inotify": .inotify, "poll": .poll],
             "how changes are noticed: `inotify` (Linux; a change serves within milliseconds and an idle folder costs nothing, with a full `stat` pass every 30 s as a safety net), `poll` (a `stat` of every file each second and a read of each every minute; for network file systems, whose remote changes inotify does not see), or `auto` (inotify where it can be set up, else poll)"),
