@@ -241,11 +241,21 @@ package struct Evaluation: ~Copyable, Sendable {
                 if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
                 continue
             }
-            switch plan.coerce(members[m].value, slotMap.fields[s].spec) {
+            let ref = slotMap.fields[s].spec
+            // A string sent without escapes is first coerced from its bytes in the body: most
+            // are kept as sent, without a copy of the value (a retain and a release each).
+            var coerced: Coerced? = nil
+            if let json = sentJSON, let base = json.baseAddress, members[m].textStart >= 0 {
+                let start = Int(members[m].textStart), count = Int(members[m].textCount)
+                if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
+                    coerced = plan.coercers[ref].coerceSent(utf8: UnsafeBufferPointer(start: base + start + 1, count: count - 2))
+                }
+            }
+            switch coerced ?? plan.coerce(members[m].value, ref) {
             case .asSent: cells[s].origin = .sent
             case .value(let c): cells[s].stored = c
             case .invalid: cells[s].origin = .invalid
-            case .none: if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
+            case .none: if flags.contains(.hasDefault) { cells[s].stored = plan.spec(ref).defaultValue }
             }
         }
 

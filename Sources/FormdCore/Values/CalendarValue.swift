@@ -145,15 +145,18 @@ extension CalendarValue {
     static func isCanonicalDate(_ text: String) -> Bool {
         guard text.utf8.count == 10 else { return false }
         // Not contiguous (bridged text): the parser decides.
-        return text.utf8.withContiguousStorageIfAvailable { b -> Bool in
-            guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
-            var y = 0, m = 0, d = 0
-            for i in 0..<10 where i != 4 && i != 7 {
-                let digit = b[i] &- 48
-                guard digit < 10 else { return false }
-                if i < 4 { y = y * 10 + Int(digit) } else if i < 7 { m = m * 10 + Int(digit) } else { d = d * 10 + Int(digit) }
-            }
-            return (1...12).contains(m) && d >= 1 && d <= CivilCalendar.daysInMonth(y, m)
-        } ?? false
+        return text.utf8.withContiguousStorageIfAvailable { isCanonicalDate(utf8: $0) } ?? false
+    }
+
+    /// `isCanonicalDate` of the text these bytes are.
+    static func isCanonicalDate(utf8 b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
+        var y = 0, m = 0, d = 0
+        for i in 0..<10 where i != 4 && i != 7 {
+            let digit = b[i] &- 48
+            guard digit < 10 else { return false }
+            if i < 4 { y = y * 10 + Int(digit) } else if i < 7 { m = m * 10 + Int(digit) } else { d = d * 10 + Int(digit) }
+        }
+        return (1...12).contains(m) && d >= 1 && d <= CivilCalendar.daysInMonth(y, m)
     }
 }

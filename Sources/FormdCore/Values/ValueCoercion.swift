@@ -62,6 +62,22 @@ struct CoercionRule: Sendable {
         }
     }
 
+    /// `coerce(.string(s))` for a string sent without escapes, decided from `utf8`, its bytes in
+    /// the submission (between the quotes), for the kinds that keep such a string as sent: no
+    /// copy of the value, no `String` read. Nil when the `String` is needed: a value that may be
+    /// blank (it does not start with printable ASCII), one the formatter changes, or another kind.
+    func coerceSent(utf8: UnsafeBufferPointer<UInt8>) -> Coerced? {
+        guard let first = utf8.first else { return Coerced.none }
+        guard first > 0x20 && first < 0x80 else { return nil }
+        if let f = formatter, utf8.contains(f.removedByte) { return nil }
+        switch kind {
+        case .text, .name, .password, .custom: return .asSent
+        case .email: return EmailAddress.isValid(utf8: utf8) ? .asSent : .invalid
+        case .date: return CalendarValue.isCanonicalDate(utf8: utf8) ? .asSent : nil
+        default: return nil
+        }
+    }
+
     /// `asSent`: `s` is the submitted string itself.
     private func coerceString(_ s: String, _ options: ArraySlice<JSONValue?>, asSent: Bool) -> Coerced {
         switch kind {
@@ -307,7 +323,7 @@ enum EmailAddress {
         s.utf8.withContiguousStorageIfAvailable { isValid(utf8: $0) } ?? Array(s.utf8).withUnsafeBufferPointer { isValid(utf8: $0) }
     }
 
-    private static func isValid(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isValid(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var at = -1
         var index = 0
         var dots = 0  // labels of the domain ended by a `.`
