@@ -22,6 +22,7 @@ import Testing
           "targets": [{"id": "note", "type": "field", "action": "hide", "condition": "$on == 1"}]},
          {"id": "pick", "title": "Pick", "type": "select", "options": [{"id": "a", "title": "A"}, {"id": 2, "title": "Two"}]},
          {"id": "day", "title": "Day", "type": "date"},
+         {"id": "phone_number", "title": "Phone", "type": "text", "validations": {"format": "^[0-9]{4,8}$"}},
          {"id": "sum", "title": "Sum", "type": "float", "formula": "n + x"}]},
        {"id": "lines", "type": "dynamic", "max_instances": 3, "fields": null}]}],
      "templates": {"sections": [{"id": "lines", "fields": [
@@ -30,13 +31,15 @@ import Testing
 
     static let form = try! Form(id: "sub", json: Array(definition.utf8))
 
-    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "lines[1].item", "other"]
+    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "lines[1].item", "other"]
 
     static let values = [
         #""Ada""#, #""Ad\u0061""#, #""é ü""#, #""line\nbreak""#, #""q\"uote""#, #""\/slash""#, #""""#, #""   ""#,
         #""ada@example.com""#, #""a much longer text than fifteen bytes""#, #""2025-02-28""#, #""2025-02-30""#,
         "0", "-0", "12", "-7", "1.50", "1e3", "2.5E-2", "123456789012345678901234567890", "true", "false", "null",
         #""a""#, "2", "2.0", "[1,\"a\"]", "{\"k\":1}", #""12""#,
+        // Strings coerced from their bytes, and those that need the text (`CoercionRule.coerceSent`).
+        #""not-an-email""#, #""a@b""#, #"" Ada""#, #""\tAda""#, #""2025-2-28""#, #""12 34""#, #""1234""#, #""abé""#,
     ]
 
     static func submission(_ rng: inout SplitMix64) -> [UInt8] {

@@ -227,12 +227,12 @@ extension Evaluation {
                 fieldError(s, .maxSelections, params: rules.errorParams.maxSelections ?? [("max", .int(max))], warning: warning)
             }
         }
-        if checks.flags.contains(.format), checks.flags.contains(.textChecks), let text = v.textForChecks {
+        if checks.flags.contains(.format), checks.flags.contains(.textChecks) {
             let matched: Bool
             if let w = warning {
-                matched = w.rules.format.map { formatMatches(s, $0, text) } ?? true
+                matched = w.rules.format.map { formatMatches(s, $0, v) } ?? true
             } else if let pattern = plan.formats[slot.spec] {
-                matched = pattern._withUnsafeGuaranteedRef { formatMatches(s, $0, text) }
+                matched = pattern._withUnsafeGuaranteedRef { formatMatches(s, $0, v) }
             } else {
                 matched = true
             }
@@ -339,6 +339,14 @@ extension Evaluation {
     /// One `format` check of slot `s`'s value within what is left of the request's budget. A
     /// check this build cannot make (`.deferred`, WebAssembly only) is no error here: the field
     /// is listed in `deferredFormats` and the server decides.
+    /// Whether slot `s`'s value `v` matches `pattern`; true for a value without text (not
+    /// checked). A string sent without escapes is read in place when that decides it.
+    private mutating func formatMatches(_ s: Int, _ pattern: FormatPattern, _ v: JSONValue) -> Bool {
+        if let bytes = sentStringBytes(s), let outcome = pattern.evaluate(utf8: bytes) { return outcome == .match }
+        guard let text = v.textForChecks else { return true }
+        return formatMatches(s, pattern, text)
+    }
+
     private mutating func formatMatches(_ s: Int, _ pattern: FormatPattern, _ text: String) -> Bool {
         switch pattern.evaluate(text, drawingFrom: &formatAllowanceLeft) {
         case .match: return true

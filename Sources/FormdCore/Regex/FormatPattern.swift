@@ -142,6 +142,13 @@ package final class FormatPattern: Sendable {
         return outcome
     }
 
+    /// The outcome for the text these bytes are, when the engine-free matcher decides it (short
+    /// ASCII text, `SimplePattern`); nil otherwise (`evaluate` on the text then decides).
+    package func evaluate(utf8: UnsafeBufferPointer<UInt8>) -> Outcome? {
+        guard let simple, let found = simple.matches(utf8: utf8) else { return nil }
+        return found ? .match : .noMatch
+    }
+
     /// `true` only for `.match`; a timed-out check counts as not matching.
     package func matches(_ text: String) -> Bool {
         evaluate(text) == .match

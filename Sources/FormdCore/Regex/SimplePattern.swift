@@ -92,16 +92,16 @@ struct SimplePattern: Sendable {
 
     /// Whether `text` matches; nil when the text is not ASCII or has 64 bytes or more (ICU decides).
     func matches(_ text: String) -> Bool? {
-        let fast: Bool?? = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            guard bytes.count < 64 else { return nil }
-            return matches(bytes)
-        }
+        let fast: Bool?? = text.utf8.withContiguousStorageIfAvailable { matches(utf8: $0) }
         if let fast { return fast }
         var text = text
-        return text.withUTF8 { bytes -> Bool? in
-            guard bytes.count < 64 else { return nil }
-            return matches(bytes)
-        }
+        return text.withUTF8 { matches(utf8: $0) }
+    }
+
+    /// `matches(_:)` of the text these bytes are.
+    func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.count < 64 else { return nil }
+        return matches(bytes)
     }
 
     /// The automaton's answer when the pattern has one, else the bit masks'.

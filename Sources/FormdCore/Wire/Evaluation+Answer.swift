@@ -59,6 +59,15 @@ extension Evaluation: AnswerContent {
         return UnsafeBufferPointer(start: base + start, count: count)
     }
 
+    /// Slot `s`'s value as its bytes in the body (between the quotes), when it is a string kept
+    /// as sent that was sent without escapes: checks read it in place, without a copy of the value.
+    @inline(__always) func sentStringBytes(_ s: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard cells[s].origin == .sent, let text = sentText(Int(cells[s].member)), text.count >= 2,
+            text[0] == UInt8(ascii: "\"")
+        else { return nil }
+        return UnsafeBufferPointer(rebasing: text[1..<text.count - 1])
+    }
+
     @inline(__always)
     func forEachLabelList(_ body: (String, [String]) -> Void) {
         guard plan.hasMultipleChoice else { return }
