@@ -76,15 +76,7 @@ extension JSONParserCore {
     /// A String of ASCII bytes, without re-validating them; short ones (the usual keys and
     /// values) are built in place as small strings.
     @inline(__always)
-    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let n = bytes.count
-        if n == 0 { return "" }
-        guard n <= 15 else { return String(decoding: bytes, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: n) { out in
-            out.baseAddress.unsafelyUnwrapped.initialize(from: bytes.baseAddress.unsafelyUnwrapped, count: n)
-            return n
-        }
-    }
+    static func asciiString(_ bytes: UnsafeBufferPointer<UInt8>) -> String { String(ascii: bytes) }
 
     /// Slow path, from the first backslash on: decodes into `scratch`.
     mutating func parseEscapedString(quote: Int, start: Int) throws(JSONParseError) -> String {

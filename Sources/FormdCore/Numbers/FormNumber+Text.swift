@@ -120,14 +120,10 @@ extension FormNumber {
         // At most 38 digits, "0." and 127 leading zeros, or 165 integer digits, and a sign.
         // Written on the stack, then copied into a string of exactly its length: with room for
         // 180 bytes, `String(unsafeUninitializedCapacity:)` allocated that much on the heap for
-        // every result. Most results fit a small (inline) string, which it makes from ASCII
-        // without checking the bytes again, as `String(decoding:)` did.
+        // every result. Most results fit a small (inline) string, made from ASCII without
+        // checking the bytes again (`String(ascii:)`).
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 180) { out in
-            let n = writeCanonical(into: out)
-            return String(unsafeUninitializedCapacity: n) { s in
-                s.baseAddress.unsafelyUnwrapped.initialize(from: out.baseAddress.unsafelyUnwrapped, count: n)
-                return n
-            }
+            String(ascii: UnsafeBufferPointer(rebasing: out[..<writeCanonical(into: out)]))
         }
     }
 

@@ -219,7 +219,10 @@ enum DecimalText {
         while z > fracStart, b[z - 1] == UInt8(ascii: "0") { z -= 1 }
         let hasFraction = z > fracStart
         let sign = negative && (b[a] != UInt8(ascii: "0") || hasFraction)  // `-0` is `0`
-        let length = (sign ? 1 : 0) + (intEnd - a) + (hasFraction ? 1 + z - fracStart : 0)
+        // The text is in place (`a..<end`, after the `-`) unless zeros follow a sign.
+        let end = hasFraction ? z : intEnd
+        if !sign || a == intStart { return String(ascii: UnsafeBufferPointer(rebasing: b[(sign ? a - 1 : a)..<end])) }
+        let length = 1 + (intEnd - a) + (hasFraction ? 1 + z - fracStart : 0)
         return String(unsafeUninitializedCapacity: length) { out in
             var k = 0
             if sign { out[k] = UInt8(ascii: "-"); k += 1 }
