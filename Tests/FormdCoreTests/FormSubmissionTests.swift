@@ -23,6 +23,8 @@ import Testing
          {"id": "pick", "title": "Pick", "type": "select", "options": [{"id": "a", "title": "A"}, {"id": 2, "title": "Two"}]},
          {"id": "day", "title": "Day", "type": "date"},
          {"id": "phone_number", "title": "Phone", "type": "text", "validations": {"format": "^[0-9]{4,8}$"}},
+         {"id": "until", "title": "Until", "type": "date", "validations": {"compare_to": "day", "compare_rule": ">="}},
+         {"id": "before", "title": "Before", "type": "date", "validations": {"compare_to": "note", "compare_rule": "<"}},
          {"id": "sum", "title": "Sum", "type": "float", "formula": "n + x"}]},
        {"id": "lines", "type": "dynamic", "max_instances": 3, "fields": null}]}],
      "templates": {"sections": [{"id": "lines", "fields": [
@@ -31,7 +33,7 @@ import Testing
 
     static let form = try! Form(id: "sub", json: Array(definition.utf8))
 
-    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "lines[1].item", "other"]
+    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "until", "before", "lines[1].item", "other"]
 
     static let values = [
         #""Ada""#, #""Ad\u0061""#, #""é ü""#, #""line\nbreak""#, #""q\"uote""#, #""\/slash""#, #""""#, #""   ""#,
@@ -39,7 +41,7 @@ import Testing
         "0", "-0", "12", "-7", "1.50", "1e3", "2.5E-2", "123456789012345678901234567890", "true", "false", "null",
         #""a""#, "2", "2.0", "[1,\"a\"]", "{\"k\":1}", #""12""#,
         // Strings coerced from their bytes, and those that need the text (`CoercionRule.coerceSent`).
-        #""not-an-email""#, #""a@b""#, #"" Ada""#, #""\tAda""#, #""2025-2-28""#, #""12 34""#, #""1234""#, #""abé""#,
+        #""not-an-email""#, #""a@b""#, #"" Ada""#, #""\tAda""#, #""2025-2-28""#, #""2025-03-01""#, #""2024-12-31""#, #""12 34""#, #""1234""#, #""abé""#,
     ]
 
     static func submission(_ rng: inout SplitMix64) -> [UInt8] {
@@ -73,6 +75,32 @@ import Testing
             compared += 1
         }
         #expect(compared > 3_000)
+    }
+
+    /// `compare_to` between dates sent as plain strings reads them in place
+    /// (`Evaluation.sentDatesOrder`): every pair, against a date field and a text field, hidden
+    /// or not, answers as through the values.
+    @Test func sentDatesCompareAsTheirValues() throws {
+        let dates = ["2025-02-28", "2025-03-01", "2024-12-31", "2025-02-30", "2025-2-28", "1999-01-01", "2025-02-28 "]
+        var errors = 0
+        for a in dates {
+            for b in dates {
+                for (key, other) in [("until", "day"), ("before", "note")] {
+                    for hide in ["", #", "on": true"#] {
+                        let bytes = Array(#"{"\#(key)": "\#(a)", "\#(other)": "\#(b)"\#(hide)}"#.utf8)
+                        let submission = try Self.form.submission(fromJSON: bytes)
+                        let direct = try Self.form.validateAnswer(submission)
+                        #expect(direct.json == (try Self.form.validateAnswer(submission.values)).json, "\(String(decoding: bytes, as: UTF8.self))")
+                        errors += direct.errors.filter { $0.code == .compare }.count
+                    }
+                }
+            }
+        }
+        #expect(errors > 20)
+        let later = try Self.form.validateAnswer(Self.form.submission(fromJSON: Array(#"{"until": "2025-03-01", "day": "2025-02-28"}"#.utf8)))
+        let earlier = try Self.form.validateAnswer(Self.form.submission(fromJSON: Array(#"{"until": "2025-02-27", "day": "2025-02-28"}"#.utf8)))
+        // (`name` is required: both lack it.)
+        #expect(!later.errors.contains { $0.code == .compare } && earlier.errors.filter { $0.code == .compare }.count == 1)
     }
 
     /// Only a value's own text that the writer would write is copied: an escaped string is

@@ -245,7 +245,8 @@ extension Evaluation {
         }
         if checks.flags.contains(.compare), let c = warning == nil ? plan.compares[slot.spec] : warning?.compare,
             let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
-            let other = effectiveValue(o), !compare(v, other, kind: c.kind, c.rule)
+            !(sentDatesOrder(s, o, kind: c.kind).map { Self.holds(c.rule, order: $0) }
+                ?? effectiveValue(o).map { compare(v, $0, kind: c.kind, c.rule) } ?? true)
         {
             let made = (rules ?? plan.spec(slot.spec).validations)?.errorParams.compare
             fieldError(
@@ -361,6 +362,28 @@ extension Evaluation {
         }
     }
 
+    /// The order of two dates kept as sent, sent without escapes, read in place: canonical dates
+    /// order as their text (`CalendarValue.order`). Nil for any other pair (`compare` decides),
+    /// and when `o` is hidden (no comparison). A date field's value kept as sent is canonical.
+    private func sentDatesOrder(_ s: Int, _ o: Int, kind: FieldKind) -> Int? {
+        guard kind == .date, isVisible(o), let a = sentStringBytes(s), let b = sentStringBytes(o),
+            plan.coercers[slotMap.fields[o].spec].kind == .date || CalendarValue.isCanonicalDate(utf8: b)
+        else { return nil }
+        for k in 0..<10 where a[k] != b[k] { return a[k] < b[k] ? -1 : 1 }
+        return 0
+    }
+
+    /// Whether `order` (-1, 0, 1: the value against the other) satisfies `rule`.
+    private static func holds(_ rule: Validations.CompareRule, order: Int) -> Bool {
+        switch rule {
+        case .greater: return order > 0
+        case .greaterOrEqual: return order >= 0
+        case .less: return order < 0
+        case .lessOrEqual: return order <= 0
+        case .equal: return order == 0
+        }
+    }
+
     /// `compare_rule` on typed values: calendar values as instants, numbers numerically, else text.
     private func compare(_ a: JSONValue, _ b: JSONValue, kind: FieldKind, _ rule: Validations.CompareRule) -> Bool {
         let order: Int  // -1, 0, 1
@@ -375,13 +398,7 @@ extension Evaluation {
         } else {
             return true
         }
-        switch rule {
-        case .greater: return order > 0
-        case .greaterOrEqual: return order >= 0
-        case .less: return order < 0
-        case .lessOrEqual: return order <= 0
-        case .equal: return order == 0
-        }
+        return Self.holds(rule, order: order)
     }
 }
 
