@@ -1,3 +1,4 @@
+import Foundation
 import FormdTestSupport
 import Testing
 @testable import FormdCore
@@ -32,6 +33,17 @@ import Testing
     """#
 
     static let form = try! Form(id: "sub", json: Array(definition.utf8))
+    /// The same fields without the dynamic section: a submission read in place is evaluated as it
+    /// is only by forms without sections that can be sent as rows (the others decode it first).
+    static let flatForm = try! Form(
+        id: "flat",
+        json: Array(
+            definition
+                .replacingOccurrences(of: #",\#n   {"id": "lines", "type": "dynamic", "max_instances": 3, "fields": null}"#, with: "")
+                .replacingOccurrences(
+                    of: #",\#n "templates": {"sections": [{"id": "lines", "fields": [\#n   {"id": "lines[:index].item", "title": "Item", "type": "text"}]}]}"#,
+                    with: ""
+                ).utf8))
 
     static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "until", "before", "lines[1].item", "other"]
 
@@ -55,32 +67,43 @@ import Testing
         return Array(("{" + members.joined(separator: ",") + "}").utf8)
     }
 
-    @Test func answersAreThoseOfItsValues() throws {
+    @Test func flatFormHasNoRows() {
+        #expect(Self.flatForm.loaded.plan.rowSections.isEmpty && !Self.form.loaded.plan.rowSections.isEmpty)
+    }
+
+    @Test(arguments: [false, true]) func answersAreThoseOfItsValues(flat: Bool) throws {
+        let form = flat ? Self.flatForm : Self.form
         var rng = SplitMix64(seed: 11)
         var compared = 0
+        var readInPlace = 0
         for _ in 0..<8_000 {
             let bytes = Self.submission(&rng)
             // Repeated keys are refused by the decoder: those submissions have no answer.
-            guard let submission = try? Self.form.submission(fromJSON: bytes) else { continue }
+            guard let submission = try? form.submission(fromJSON: bytes) else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
-            #expect(submission.values == (try Self.form.values(json: bytes)), "\(text)")
-            let direct = try? Self.form.validateAnswer(submission, locale: .nb).json
-            let viaValues = try? Self.form.validateAnswer(submission.values, locale: .nb).json
+            #expect(submission.values == (try form.values(json: bytes)), "\(text)")
+            let direct = try? form.validateAnswer(submission, locale: .nb).json
+            let viaValues = try? form.validateAnswer(submission.values, locale: .nb).json
             #expect(direct == viaValues, "\(text)")
             // The first key as `changed` (its value targets run), unless the form lacks it.
             let changed = submission.values.members.prefix(1).map(\.key).filter { $0 != "other" }
-            let evaluated = try? Self.form.evaluateAnswer(submission, changed: changed, previous: .initial).json
-            let evaluatedViaValues = try? Self.form.evaluateAnswer(submission.values, changed: changed, previous: .initial).json
+            let evaluated = try? form.evaluateAnswer(submission, changed: changed, previous: .initial).json
+            let evaluatedViaValues = try? form.evaluateAnswer(submission.values, changed: changed, previous: .initial).json
             #expect(evaluated == evaluatedViaValues, "\(text)")
             compared += 1
+            if submission.isReadInPlace { readInPlace += 1 }
         }
         #expect(compared > 3_000)
+        // Both paths are compared: submissions read in place (keys in the form's order, a few
+        // others) and decoded ones.
+        #expect(readInPlace > 1_000 && compared - readInPlace > 1_000, "\(readInPlace) of \(compared) read in place")
     }
 
     /// `compare_to` between dates sent as plain strings reads them in place
     /// (`Evaluation.sentDatesOrder`): every pair, against a date field and a text field, hidden
     /// or not, answers as through the values.
-    @Test func sentDatesCompareAsTheirValues() throws {
+    @Test(arguments: [false, true]) func sentDatesCompareAsTheirValues(flat: Bool) throws {
+        let form = flat ? Self.flatForm : Self.form
         let dates = ["2025-02-28", "2025-03-01", "2024-12-31", "2025-02-30", "2025-2-28", "1999-01-01", "2025-02-28 "]
         var errors = 0
         for a in dates {
@@ -88,17 +111,17 @@ import Testing
                 for (key, other) in [("until", "day"), ("before", "note")] {
                     for hide in ["", #", "on": true"#] {
                         let bytes = Array(#"{"\#(key)": "\#(a)", "\#(other)": "\#(b)"\#(hide)}"#.utf8)
-                        let submission = try Self.form.submission(fromJSON: bytes)
-                        let direct = try Self.form.validateAnswer(submission)
-                        #expect(direct.json == (try Self.form.validateAnswer(submission.values)).json, "\(String(decoding: bytes, as: UTF8.self))")
+                        let submission = try form.submission(fromJSON: bytes)
+                        let direct = try form.validateAnswer(submission)
+                        #expect(direct.json == (try form.validateAnswer(submission.values)).json, "\(String(decoding: bytes, as: UTF8.self))")
                         errors += direct.errors.filter { $0.code == .compare }.count
                     }
                 }
             }
         }
         #expect(errors > 20)
-        let later = try Self.form.validateAnswer(Self.form.submission(fromJSON: Array(#"{"until": "2025-03-01", "day": "2025-02-28"}"#.utf8)))
-        let earlier = try Self.form.validateAnswer(Self.form.submission(fromJSON: Array(#"{"until": "2025-02-27", "day": "2025-02-28"}"#.utf8)))
+        let later = try form.validateAnswer(form.submission(fromJSON: Array(#"{"until": "2025-03-01", "day": "2025-02-28"}"#.utf8)))
+        let earlier = try form.validateAnswer(form.submission(fromJSON: Array(#"{"until": "2025-02-27", "day": "2025-02-28"}"#.utf8)))
         // (`name` is required: both lack it.)
         #expect(!later.errors.contains { $0.code == .compare } && earlier.errors.filter { $0.code == .compare }.count == 1)
     }

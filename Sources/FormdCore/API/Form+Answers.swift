@@ -66,7 +66,22 @@ extension Form {
     /// A submission's bytes decoded as `values(json:)` decodes them (the same values and the same
     /// errors), kept with the bytes: its answers copy the values sent back as they were sent.
     public func submission(fromJSON bytes: [UInt8]) throws(JSONParseError) -> FormSubmission {
-        FormSubmission(decoded: try values(json: bytes), from: bytes)
+        guard let submission = try submission(body: bytes) else {
+            throw JSONParseError(message: "expected a JSON object", line: 1, column: 1, offset: 0)
+        }
+        return submission
+    }
+
+    /// `submission(fromJSON:)` of a request body, nil for JSON that is not an object (the server
+    /// answers that itself). A usual submission is read in place (`SentMembers`); any other
+    /// document is decoded, with the same values and errors.
+    package func submission(body bytes: [UInt8]) throws(JSONParseError) -> FormSubmission? {
+        let hints = loaded.plan.staticSlotMap.submissionKeys
+        if let sent = bytes.withUnsafeBufferPointer({ JSONParser.scanSubmission(buffer: $0, keyHints: hints.view) }) {
+            return FormSubmission(sent: sent, hints: hints, from: bytes)
+        }
+        guard case .object(let o) = try submission(json: bytes) else { return nil }
+        return FormSubmission(decoded: o, from: bytes)
     }
 
     /// A request body decoded as `JSONValue(json:)` decodes it, with the form's ids as key hints
@@ -85,7 +100,7 @@ extension Form {
     public func validateAnswer(
         _ values: FormValues, locale: SupportedLocale? = nil, remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 512
     ) throws(FormRequestError) -> FormAnswer {
-        try validateAnswer(values, sentJSON: nil, locale: locale, remote: remote, reservingCapacity: capacity)
+        try validateAnswer(SubmittedValues(values), sentJSON: nil, locale: locale, remote: remote, reservingCapacity: capacity)
     }
 
     /// The validate answer for a decoded submission: the same bytes as for its `values`.
@@ -95,7 +110,8 @@ extension Form {
         _ submission: FormSubmission, locale: SupportedLocale? = nil, remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 512
     ) throws(FormRequestError) -> FormAnswer {
         try submission.json.withUnsafeBufferPointer { (json) throws(FormRequestError) in
-            try validateAnswer(submission.values, sentJSON: json, locale: locale, remote: remote, reservingCapacity: capacity)
+            try validateAnswer(
+                submitted(submission, json), sentJSON: json, locale: locale, remote: remote, reservingCapacity: capacity)
         }
     }
 
@@ -103,12 +119,12 @@ extension Form {
     /// into the two public entries: the evaluation inlined here is some 10 KB of code, which the
     /// WebAssembly module (calling both) would carry twice.
     @inline(never) private func validateAnswer(
-        _ values: FormValues, sentJSON: UnsafeBufferPointer<UInt8>?, locale: SupportedLocale?, remote: RemoteVerdicts?,
+        _ values: consuming SubmittedValues, sentJSON: UnsafeBufferPointer<UInt8>?, locale: SupportedLocale?, remote: RemoteVerdicts?,
         reservingCapacity capacity: Int
     ) throws(FormRequestError) -> FormAnswer {
         var o = options(for: locale)
         o.remoteVerdicts = remote
-        let evaluation = try Evaluation.of(plan: loaded.plan, values: values, sentJSON: sentJSON, mode: .validate, options: o)
+        let evaluation = try Evaluation.of(plan: loaded.plan, values, sentJSON: sentJSON, mode: .validate, options: o)
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
         let json = JSONWriter.array(reservingCapacity: capacity + 192 * evaluation.errors.count) { w in
@@ -128,7 +144,8 @@ extension Form {
         remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 1024
     ) throws(FormRequestError) -> FormAnswer {
         try evaluateAnswer(
-            values, sentJSON: nil, changed: changed, previous: previous, locale: locale, remote: remote, reservingCapacity: capacity)
+            SubmittedValues(values), sentJSON: nil, changed: changed, previous: previous, locale: locale, remote: remote,
+            reservingCapacity: capacity)
     }
 
     /// The evaluate answer for a decoded submission: the same bytes as for its `values`.
@@ -140,13 +157,13 @@ extension Form {
     ) throws(FormRequestError) -> FormAnswer {
         try submission.json.withUnsafeBufferPointer { (json) throws(FormRequestError) in
             try evaluateAnswer(
-                submission.values, sentJSON: json, changed: changed, previous: previous, locale: locale, remote: remote,
+                submitted(submission, json), sentJSON: json, changed: changed, previous: previous, locale: locale, remote: remote,
                 reservingCapacity: capacity)
         }
     }
 
     @inline(never) private func evaluateAnswer(
-        _ values: FormValues, sentJSON: UnsafeBufferPointer<UInt8>?, changed: [String], previous: PreviousState,
+        _ values: consuming SubmittedValues, sentJSON: UnsafeBufferPointer<UInt8>?, changed: [String], previous: PreviousState,
         locale: SupportedLocale?, remote: RemoteVerdicts?, reservingCapacity capacity: Int
     ) throws(FormRequestError) -> FormAnswer {
         if let bad = loaded.plan.unknownChangedID(changed) { throw .unknownChangedID(bad) }
@@ -164,11 +181,22 @@ extension Form {
         var o = options(for: locale)
         o.remoteVerdicts = remote
         let evaluation = try Evaluation.of(
-            plan: loaded.plan, values: values, sentJSON: sentJSON, changed: changed, mode: .evaluate, options: o)
+            plan: loaded.plan, values, sentJSON: sentJSON, changed: changed, mode: .evaluate, options: o)
         let json = JSONWriter.array(reservingCapacity: capacity + 192 * evaluation.errors.count) { w in
             evaluation.evaluateResponse(head: loaded.answerHead, form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         }
         return FormAnswer(evaluation, json: json)
+    }
+
+    /// A submission's members as this form's evaluation reads them: in place when they were
+    /// read with this form's key hints (from `json`, its bytes), else its values (another
+    /// form's submission).
+    private func submitted(_ submission: FormSubmission, _ json: UnsafeBufferPointer<UInt8>) -> SubmittedValues {
+        if let hints = submission.hints, hints === loaded.plan.staticSlotMap.submissionKeys {
+            return SubmittedValues(
+                sent: submission.sentMembers, decoded: submission.sentDecoded, keys: submission.sentKeys, ids: hints.view, bytes: json)
+        }
+        return SubmittedValues(submission.values)
     }
 
     func options(for locale: SupportedLocale?) -> EvaluationOptions {

@@ -152,7 +152,7 @@ extension FormState {
             // As the server writes them: the value as sent when the kind cannot hold it.
             if e.cells[s].origin != .stored {
                 let m = Int(e.cells[s].member)
-                if m >= 0 { values.append(e.slotMap.ids[s], e.submission.members[m].value) }
+                if m >= 0 { values.append(e.slotMap.ids[s], e.submission.value(m)) }
             } else if let v = e.cells[s].stored {
                 values.append(e.slotMap.ids[s], v)
             }

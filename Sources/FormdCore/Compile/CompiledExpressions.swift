@@ -192,7 +192,7 @@ struct EvaluationEnvironment: ExpressionEnvironment {
         else { return nil }
         guard !e.pointee.hidden[s], !(e.pointee.sectionsMayHide && e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot]),
             case .array(let chosen)? = e.pointee.cells[s].origin == .sent
-                ? e.pointee.submission.members[Int(e.pointee.cells[s].member)].value : e.pointee.cells[s].stored
+                ? e.pointee.submission.value(Int(e.pointee.cells[s].member)) : e.pointee.cells[s].stored
         else { return [] }
         return chosen
     }
@@ -216,7 +216,7 @@ extension Evaluation {
         guard !e.pointee.hidden[s], !(e.pointee.sectionsMayHide && e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot]),
             // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
             let v = e.pointee.cells[s].origin == .sent
-                ? e.pointee.submission.members[Int(e.pointee.cells[s].member)].value : e.pointee.cells[s].stored
+                ? e.pointee.submission.value(Int(e.pointee.cells[s].member)) : e.pointee.cells[s].stored
         else { return .missing }
         if flags.contains(.hasOptions), case .array(let chosen) = v {
             return multipleChoiceOperand(e, chosen, e.pointee.slotMap.fields[s].spec, use: use)

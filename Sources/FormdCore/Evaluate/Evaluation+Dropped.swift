@@ -25,7 +25,7 @@ extension Evaluation {
     /// building the list when nothing is dropped.
     func forEachDroppedKey(_ body: (String, DropReason) -> Void) {
         if dropsNothing { return }
-        let members = submission.members
+        let count = submission.count
         var out: [(member: Int32, reason: DropReason)] = []
         func add(_ m: Int32, _ reason: DropReason) {
             if out.isEmpty { out.reserveCapacity(4) }  // one allocation for a few
@@ -44,28 +44,28 @@ extension Evaluation {
                 reason = flags.contains(.clearWhenHidden) ? .cleared : .hidden
             } else if flags.contains(.hasFormula) {
                 let spec = plan.spec(slotMap.fields[s].spec)
-                guard !Self.sameValue(sent: members[m].value, computed: cells[s].stored, spec: spec) else { continue }
+                guard !Self.sameValue(sent: submission.value(m), computed: cells[s].stored, spec: spec) else { continue }
                 reason = .computed
             } else if !cleared.isEmpty && cleared[s] && !hasValue(s) {
                 reason = .cleared
             } else {
                 continue
             }
-            if members[m].value.isPresentForDropping { add(Int32(m), reason) }
+            if submission.value(m).isPresentForDropping { add(Int32(m), reason) }
         }
         // The others: keys naming no field, second spellings of a slot, instances past the cap.
-        if placedMembers < members.count {
+        if placedMembers < count {
             // Which members are placed: bits of a word for up to 64 members, else an array.
             var word: UInt64 = 0
-            var placed: [Bool] = members.count > 64 ? [Bool](filledWith: false, count: members.count) : []
+            var placed: [Bool] = count > 64 ? [Bool](filledWith: false, count: count) : []
             func mark(_ m: Int) { if placed.isEmpty { word |= 1 &<< UInt64(m) } else { placed[m] = true } }
             for s in cells.indices where cells[s].member >= 0 { mark(Int(cells[s].member)) }
             for m in overLimitMembers {
                 mark(Int(m))
-                if members[Int(m)].value.isPresentForDropping { add(m, .overLimit) }
+                if submission.value(Int(m)).isPresentForDropping { add(m, .overLimit) }
             }
-            for m in members.indices where !(placed.isEmpty ? word & (1 &<< UInt64(m)) != 0 : placed[m]) {
-                if members[m].value.isPresentForDropping { add(Int32(m), .unknown) }
+            for m in 0..<count where !(placed.isEmpty ? word & (1 &<< UInt64(m)) != 0 : placed[m]) {
+                if submission.value(m).isPresentForDropping { add(Int32(m), .unknown) }
             }
         }
         // Into submission order: a short list by insertion (the library's sort cost hundreds of
@@ -81,7 +81,7 @@ extension Evaluation {
                 }
             }
         }
-        for d in out { body(members[Int(d.member)].key, d.reason) }
+        for d in out { body(submission.key(Int(d.member)), d.reason) }
     }
 
     /// Whether no submitted key can be dropped, told without visiting every slot (most requests:
@@ -89,7 +89,7 @@ extension Evaluation {
     /// section is hidden, nothing was cleared, and no key names a field without input or a formula
     /// field (`FormPlan.valuelessStaticSlots`). False only means the full pass decides.
     var dropsNothing: Bool {
-        guard placedMembers == submission.members.count, cleared.isEmpty, slotMap.fields.instances.isEmpty,
+        guard placedMembers == submission.count, cleared.isEmpty, slotMap.fields.instances.isEmpty,
             !anyHidden
         else { return false }
         let valueless = plan.valuelessStaticSlots

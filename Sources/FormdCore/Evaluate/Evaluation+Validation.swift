@@ -161,7 +161,8 @@ extension Evaluation {
         let maxLength = Int(checks.maxLength)
         if checks.flags.contains(.textChecks), minLength > 0 || maxLength < Int32.max,
             let bytes = cells[s].origin == .sent
-                ? submission.members[Int(cells[s].member)].value.textUTF8CountForChecks : cells[s].stored.textUTF8CountForChecks,
+                ? sentStringBytes(s)?.count ?? submission.value(Int(cells[s].member)).textUTF8CountForChecks
+                : cells[s].stored.textUTF8CountForChecks,
             // Lengths count UTF-16 units, between a third of the UTF-8 bytes and all of them:
             // most values pass both bounds on the byte count, which a `String` holds inline.
             bytes > maxLength || (bytes + 2) / 3 < minLength,
@@ -207,19 +208,21 @@ extension Evaluation {
                     warning: warning)
             }
         }
-        if !checks.flags.isDisjoint(with: [.rare, .compare, .rules]), let v = value(s) { validateRare(s, v, checks, warning) }
+        if !checks.flags.isDisjoint(with: [.rare, .compare, .rules]), hasValue(s) { validateRare(s, checks, warning) }
     }
 
     /// `format`, `compare_to`, id checks and the selection counts of a multiple choice.
     @inline(__always)
-    private mutating func validateRare(_ s: Int, _ v: JSONValue, _ checks: FieldChecks, _ warning: WarningChecks?) {
+    /// Slot `s` has a value; it is read (`value(s)`, which makes a string read in place) only by
+    /// the checks that cannot read a string sent without escapes in place.
+    private mutating func validateRare(_ s: Int, _ checks: FieldChecks, _ warning: WarningChecks?) {
         let slot = slotMap.fields[s]
         // The spec only for the checks that read it: `format` and `compare_to` (the usual rare
         // checks) read the plan's tables, and the spec is looked up again to write an error.
         let spec = checks.flags.isDisjoint(with: [.pureForm, .idOrSelections, .rules]) ? nil : plan.spec(slot.spec)
         let rules = warning?.rules ?? spec?.validations
-        if warning == nil, let pure = rules?.pureForm { validatePureForm(s, v, pure) }
-        if case .array(let chosen) = v, spec?.kind == .multiSelect, let rules {
+        if warning == nil, let pure = rules?.pureForm, let v = value(s) { validatePureForm(s, v, pure) }
+        if spec?.kind == .multiSelect, let rules, case .array(let chosen)? = value(s) {
             if let min = rules.minSelections, chosen.count < min {
                 fieldError(s, .minSelections, params: rules.errorParams.minSelections ?? [("min", .int(min))], warning: warning)
             }
@@ -230,9 +233,9 @@ extension Evaluation {
         if checks.flags.contains(.format), checks.flags.contains(.textChecks) {
             let matched: Bool
             if let w = warning {
-                matched = w.rules.format.map { formatMatches(s, $0, v) } ?? true
+                matched = w.rules.format.map { formatMatches(s, $0) } ?? true
             } else if let pattern = plan.formats[slot.spec] {
-                matched = pattern._withUnsafeGuaranteedRef { formatMatches(s, $0, v) }
+                matched = pattern._withUnsafeGuaranteedRef { formatMatches(s, $0) }
             } else {
                 matched = true
             }
@@ -246,7 +249,7 @@ extension Evaluation {
         if checks.flags.contains(.compare), let c = warning == nil ? plan.compares[slot.spec] : warning?.compare,
             let o = slotMap.slot(of: c.other, contextTemplate: Int(slot.spec.template), contextOrdinal: slot.ordinal),
             !(sentDatesOrder(s, o, kind: c.kind).map { Self.holds(c.rule, order: $0) }
-                ?? effectiveValue(o).map { compare(v, $0, kind: c.kind, c.rule) } ?? true)
+                ?? effectiveValue(o).map { other in value(s).map { compare($0, other, kind: c.kind, c.rule) } ?? true } ?? true)
         {
             let made = (rules ?? plan.spec(slot.spec).validations)?.errorParams.compare
             fieldError(
@@ -255,7 +258,7 @@ extension Evaluation {
                     ?? [("other", .string(slotMap.ids[o])), ("rule", .string(c.rule.rawValue))],
                 warning: warning)
         }
-        if warning == nil, let check = spec?.idCheck, let text = v.textForChecks,
+        if warning == nil, let check = spec?.idCheck, let text = value(s)?.textForChecks,
             !check.isValid(text, postalCodes: options.postalCodes)
         {
             fieldError(s, check.errorCode, params: [])
@@ -340,11 +343,11 @@ extension Evaluation {
     /// One `format` check of slot `s`'s value within what is left of the request's budget. A
     /// check this build cannot make (`.deferred`, WebAssembly only) is no error here: the field
     /// is listed in `deferredFormats` and the server decides.
-    /// Whether slot `s`'s value `v` matches `pattern`; true for a value without text (not
-    /// checked). A string sent without escapes is read in place when that decides it.
-    private mutating func formatMatches(_ s: Int, _ pattern: FormatPattern, _ v: JSONValue) -> Bool {
+    /// Whether slot `s`'s value matches `pattern`; true for a value without text (not checked).
+    /// A string sent without escapes is read in place when that decides it.
+    private mutating func formatMatches(_ s: Int, _ pattern: FormatPattern) -> Bool {
         if let bytes = sentStringBytes(s), let outcome = pattern.evaluate(utf8: bytes) { return outcome == .match }
-        guard let text = v.textForChecks else { return true }
+        guard let text = value(s)?.textForChecks else { return true }
         return formatMatches(s, pattern, text)
     }
 

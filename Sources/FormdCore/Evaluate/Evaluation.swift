@@ -77,8 +77,9 @@ package struct Evaluation: ~Copyable, Sendable {
     /// other forms a field's visibility is its own flag, without reading its slot for its section.
     let sectionsMayHide: Bool
 
-    /// The decoded submission (flat: sections sent as rows are flattened, `NestedRows`).
-    let submission: JSONObject
+    /// The submission (flat: sections sent as rows are flattened, `NestedRows`), decoded or
+    /// read in place; its members are read through `SubmittedValues`' accessors.
+    let submission: SubmittedValues
     /// The sections the client sent as rows, answered as rows; nil for a flat submission. Set by
     /// `Evaluation.of` after the evaluation (it changes only how `values` is written).
     var nestedRows: NestedRows? = nil
@@ -142,6 +143,15 @@ package struct Evaluation: ~Copyable, Sendable {
         plan: FormPlan, values: JSONObject, sentJSON: UnsafeBufferPointer<UInt8>? = nil, changed: [String] = [], mode: Mode,
         options: EvaluationOptions
     ) {
+        self.init(plan: plan, submitted: SubmittedValues(values), sentJSON: sentJSON, changed: changed, mode: mode, options: options)
+    }
+
+    /// `submitted` read in place (`SubmittedValues.isSent`) must have been read with `plan`'s key
+    /// hints, from `sentJSON`.
+    @inline(__always) init(
+        plan: FormPlan, submitted: consuming SubmittedValues, sentJSON: UnsafeBufferPointer<UInt8>?, changed: [String] = [], mode: Mode,
+        options: EvaluationOptions
+    ) {
         self.plan = plan
         self.sentJSON = sentJSON
         self.mode = mode
@@ -152,41 +162,12 @@ package struct Evaluation: ~Copyable, Sendable {
         // 1. Which instances exist (SEMANTICS §7), and where each key goes. Static slots do
         // not depend on the instances, so keys naming static fields are placed right away; keys
         // of instances wait until the instances are known.
-        submission = values
+        submission = submitted
         let staticCount = plan.staticSlotMap.fields.count
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
         cells = Cell.empty(count: staticCount)
-        var next = 0  // the static field the next key most likely names
-        // By index, reading only the key: `for member in values.members` copied each member,
-        // retaining (and so fetching from memory) every submitted string value.
-        let members = values.members
-        let staticIDs = plan.staticSlotMap.submissionKeys.view
-        for m in members.indices {
-            // A key the parser matched with a static id names that id's slot; the check makes a
-            // hint from another form's parse harmless (identical strings compare in one step).
-            let h = Int(members[m].hint)
-            if h >= 0 && h < staticCount && staticIDs.id(h) == members[m].key {
-                if cells[h].member < 0 {
-                    cells[h].member = Int32(m)
-                    placedMembers += 1
-                }
-                continue
-            }
-            switch plan.route(members[m].key, expected: &next) {
-            case .field(let i):
-                let slot = plan.staticSlotMap.staticSlot[i]
-                if cells[slot].member < 0 {
-                    cells[slot].member = Int32(m)
-                    placedMembers += 1
-                }
-            case .instance(let t, let n, let a):
-                instanceSets[t].insert(n)
-                pending.append((m, t, n, a))
-            case .unknown:
-                break
-            }
-        }
+        placedMembers = Self.place(submission, plan: plan, cells: &cells, instanceSets: &instanceSets, pending: &pending)
         // Instances past the section's `max_instances`, or past the engine's cap when it has none,
         // are refused before anything is evaluated (SEMANTICS §7, §11): the first ones by index
         // are kept, the count sent is remembered for the `max_instances` error, and the keys of
@@ -245,13 +226,13 @@ package struct Evaluation: ~Copyable, Sendable {
             // A string sent without escapes is first coerced from its bytes in the body: most
             // are kept as sent, without a copy of the value (a retain and a release each).
             var coerced: Coerced? = nil
-            if let json = sentJSON, let base = json.baseAddress, members[m].textStart >= 0 {
-                let start = Int(members[m].textStart), count = Int(members[m].textCount)
+            if let json = sentJSON, let base = json.baseAddress, submission.textStart(m) >= 0 {
+                let start = Int(submission.textStart(m)), count = Int(submission.textCount(m))
                 if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
                     coerced = plan.coercers[ref].coerceSent(utf8: UnsafeBufferPointer(start: base + start + 1, count: count - 2))
                 }
             }
-            switch coerced ?? plan.coerce(members[m].value, ref) {
+            switch coerced ?? plan.coerce(submission.value(m), ref) {
             case .asSent: cells[s].origin = .sent
             case .value(let c): cells[s].stored = c
             case .invalid: cells[s].origin = .invalid
@@ -273,6 +254,67 @@ package struct Evaluation: ~Copyable, Sendable {
         validate()
     }
 
+    /// Places each member in its slot (static fields) or in `pending` (instances, placed once
+    /// the instances are known); returns how many were placed. A static function: written in the
+    /// initializer, the two loops were miscompiled (a release of memory never written, in release
+    /// builds).
+    private static func place(
+        _ submitted: SubmittedValues, plan: FormPlan, cells: inout [Cell], instanceSets: inout [Set<Int>],
+        pending: inout [(member: Int, template: Int, index: Int, attr: Int)]
+    ) -> Int {
+        var placed = 0
+        var next = 0  // the static field the next key most likely names
+        let staticCount = cells.count
+        func place(_ m: Int, key: String) {
+            switch plan.route(key, expected: &next) {
+            case .field(let i):
+                let slot = plan.staticSlotMap.staticSlot[i]
+                if cells[slot].member < 0 {
+                    cells[slot].member = Int32(m)
+                    placed += 1
+                }
+            case .instance(let t, let n, let a):
+                instanceSets[t].insert(n)
+                pending.append((m, t, n, a))
+            case .unknown:
+                break
+            }
+        }
+        if submitted.isSent {
+            // Read in place with this plan's hints: a key with a hint names that id's slot.
+            for m in submitted.sent.indices {
+                let h = Int(submitted.sent[m].id)
+                guard h >= 0 && h < staticCount else {
+                    place(m, key: submitted.key(m))
+                    continue
+                }
+                if cells[h].member < 0 {
+                    cells[h].member = Int32(m)
+                    placed += 1
+                }
+            }
+            return placed
+        }
+        // By index, reading only the key: `for member in values.members` copied each member,
+        // retaining (and so fetching from memory) every submitted string value.
+        let members = submitted.object.members
+        let staticIDs = plan.staticSlotMap.submissionKeys.view
+        for m in members.indices {
+            // A key the parser matched with a static id names that id's slot; the check makes a
+            // hint from another form's parse harmless (identical strings compare in one step).
+            let h = Int(members[m].hint)
+            if h >= 0 && h < staticCount && staticIDs.id(h) == members[m].key {
+                if cells[h].member < 0 {
+                    cells[h].member = Int32(m)
+                    placed += 1
+                }
+                continue
+            }
+            place(m, key: members[m].key)
+        }
+        return placed
+    }
+
     enum Route {
         case field(Int)
         case instance(template: Int, index: Int, attr: Int)
@@ -282,7 +324,7 @@ package struct Evaluation: ~Copyable, Sendable {
     /// The value submitted for slot `s`, as sent.
     @inline(__always) func sent(_ s: Int) -> JSONValue? {
         let m = cells[s].member
-        return m >= 0 ? submission.members[Int(m)].value : nil
+        return m >= 0 ? submission.value(Int(m)) : nil
     }
 
     // MARK: - Visibility
@@ -307,7 +349,7 @@ package struct Evaluation: ~Copyable, Sendable {
 
     /// The slot's canonical value (SEMANTICS §2), whatever its visibility.
     @inline(__always) func value(_ s: Int) -> JSONValue? {
-        cells[s].origin == .sent ? submission.members[Int(cells[s].member)].value : cells[s].stored
+        cells[s].origin == .sent ? submission.value(Int(cells[s].member)) : cells[s].stored
     }
 
     /// Whether the slot has a value.

@@ -25,6 +25,19 @@ extension Evaluation {
     /// answer carries those sections as rows.
     ///
     /// - Throws: ``FormRequestError/badRows(_:)`` for rows formd cannot read.
+    /// `of` for submitted values read in place (with `plan`'s key hints, from `sentJSON`) or
+    /// decoded. A plan with sections sent as rows reads them decoded (`flattenRows`).
+    @inline(__always)
+    static func of(
+        plan: FormPlan, _ submitted: consuming SubmittedValues, sentJSON: UnsafeBufferPointer<UInt8>?, changed: [String] = [], mode: Mode,
+        options: EvaluationOptions
+    ) throws(FormRequestError) -> Evaluation {
+        guard submitted.isSent, plan.rowSections.isEmpty else {
+            return try of(plan: plan, values: submitted.asObject, sentJSON: sentJSON, changed: changed, mode: mode, options: options)
+        }
+        return Evaluation(plan: plan, submitted: submitted, sentJSON: sentJSON, changed: changed, mode: mode, options: options)
+    }
+
     @inline(__always)
     static func of(
         plan: FormPlan, values: JSONObject, sentJSON: UnsafeBufferPointer<UInt8>? = nil, changed: [String] = [], mode: Mode,

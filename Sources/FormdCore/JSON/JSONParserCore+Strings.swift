@@ -8,6 +8,18 @@ extension JSONParserCore {
         let quote = i
         let start = i + 1
         if record { lastEscapes = [] }
+        guard let end = try scanPlainString() else { return try parseEscapedString(quote: quote, start: start) }
+        let text = UnsafeBufferPointer(start: buf.baseAddress.unsafelyUnwrapped + start, count: end &- start)
+        return lastStringASCII ? Self.asciiString(text) : String(decoding: text, as: UTF8.self)
+    }
+
+    /// Reads the string at `i` (its opening quote) without making it. Without escapes, `i` ends
+    /// just past the closing quote, `lastStringASCII` says whether it is all ASCII, and the
+    /// result is where its text ends (the closing quote). At a backslash, nil, with `i` there.
+    @inline(__always)
+    mutating func scanPlainString() throws(JSONParseError) -> Int? {
+        let quote = i
+        let start = i + 1
         let base = buf.baseAddress.unsafelyUnwrapped  // non-empty: `i` is at a quote
         let end = buf.count
         var j = start
@@ -33,12 +45,11 @@ extension JSONParserCore {
                 i = j &+ 1
                 lastStringASCII = ascii
                 lastStringEscaped = false
-                let text = UnsafeBufferPointer(start: base + start, count: j &- start)
-                return ascii ? Self.asciiString(text) : String(decoding: text, as: UTF8.self)
+                return j
             }
             if b == UInt8(ascii: "\\") {
                 i = j
-                return try parseEscapedString(quote: quote, start: start)
+                return nil
             }
             if b < 0x20 {
                 i = j

@@ -183,6 +183,12 @@ struct JSONParserCore {
     }
 
     mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let start = try scanNumber()
+        return JSONNumber(literal: Self.asciiString(UnsafeBufferPointer(rebasing: buf[start..<i])))
+    }
+
+    /// Reads the number at `i` without making it; returns where it starts (`i` ends past it).
+    @inline(__always) mutating func scanNumber() throws(JSONParseError) -> Int {
         let start = i
         if buf[i] == UInt8(ascii: "-") { i += 1 }
         guard i < buf.count, isDigit(buf[i]) else {
@@ -214,7 +220,7 @@ struct JSONParserCore {
         if i - start > maxNumberLength {
             throw error("number longer than \(maxNumberLength) characters", at: start)
         }
-        return JSONNumber(literal: Self.asciiString(UnsafeBufferPointer(rebasing: buf[start..<i])))
+        return start
     }
 
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }

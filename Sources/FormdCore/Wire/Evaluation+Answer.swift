@@ -39,7 +39,7 @@ extension Evaluation: AnswerContent {
                     if let text = sentText(m) {
                         body(key, .text(text))
                     } else {
-                        body(key, .value(submission.members[m].value))
+                        body(key, .value(submission.value(m)))
                     }
                 } else if let v = cells[s].stored {
                     body(key, .value(v))
@@ -53,8 +53,8 @@ extension Evaluation: AnswerContent {
     /// `JSONObject.Member.textStart`).
     @inline(__always) func sentText(_ m: Int) -> UnsafeBufferPointer<UInt8>? {
         guard let json = sentJSON else { return nil }
-        let start = Int(submission.members[m].textStart)
-        let count = Int(submission.members[m].textCount)
+        let start = Int(submission.textStart(m))
+        let count = Int(submission.textCount(m))
         guard start >= 0, start &+ count <= json.count, let base = json.baseAddress else { return nil }
         return UnsafeBufferPointer(start: base + start, count: count)
     }

@@ -123,7 +123,7 @@ extension Evaluation {
         guard isVisible(s), !slotMap.fields[s].flags.contains(.secret) else { return nil }
         if cells[s].origin != .stored {
             let m = Int(cells[s].member)
-            return m >= 0 ? submission.members[m].value : nil
+            return m >= 0 ? submission.value(m) : nil
         }
         return cells[s].stored
     }

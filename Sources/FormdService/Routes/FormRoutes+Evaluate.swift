@@ -8,14 +8,14 @@ extension FormRoutes {
     /// `versionChecked`: the route already chose `form` by the request's version (FormRoutes+Versions.swift).
     func validate(_ form: Form, _ request: HTTPRequest, current: Form? = nil, versionChecked: Bool = false) -> HTTPResponse {
         if !versionChecked, let failed = preconditionFailed(form, request) { return failed }
-        let values: FormValues
+        var values = FormValues()
         // A JSON body's submission: its answer copies the values sent back as they were sent.
+        // Its `values` are made only if remote rules need them (most submissions are read in place).
         var submission: FormSubmission? = nil
         var isFormPost = false
         switch decodeBody(request, for: form) {
         case .failure(let problem): return problem.response
         case .success(.object(let s)):
-            values = s.values
             submission = s
         case .success(.form(let pairs)):
             do {
@@ -40,6 +40,7 @@ extension FormRoutes {
         }
         metrics.formatTimedOut(answer.formatTimeouts)
         guard answer.remoteQuestions.isEmpty else {
+            if let submission { values = submission.values }
             // Remote rules to ask (API.md §11): answered when the validators have spoken.
             return askRemote(answer.remoteQuestions, form, values) { [self, values, isFormPost] verdicts in
                 // The same values read in the first pass: rows cannot fail here, but say so if they do.
@@ -218,10 +219,8 @@ extension FormRoutes {
         }
         if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .success(.none) }
         do {
-            if case .object(let o) = try form.submission(json: request.body) {
-                return .success(.object(FormSubmission(decoded: o, from: request.body)))
-            }
-            return .success(.other)
+            guard let submission = try form.submission(body: request.body) else { return .success(.other) }
+            return .success(.object(submission))
         } catch {
             return .failure(
                 HTTPError(status: 400, slug: "invalid-json", detail: "line \(error.line), column \(error.column): \(error.message)"))
