@@ -68,7 +68,8 @@ extension JSONParserCore {
         let kind: SentMembers.Kind
         switch buf[i] {
         case UInt8(ascii: "\""):
-            guard let scanned = try? scanPlainString() else { return nil }
+            let scanned: Int?
+            do { scanned = try scanPlainString() } catch { return nil }
             if scanned == nil {
                 // Escapes: decoded (from the quote again).
                 i = start
