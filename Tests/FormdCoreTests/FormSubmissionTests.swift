@@ -53,7 +53,9 @@ import Testing
         "0", "-0", "12", "-7", "1.50", "1e3", "2.5E-2", "123456789012345678901234567890", "true", "false", "null",
         #""a""#, "2", "2.0", "[1,\"a\"]", "{\"k\":1}", #""12""#,
         // Strings coerced from their bytes, and those that need the text (`CoercionRule.coerceSent`).
-        #""not-an-email""#, #""a@b""#, #"" Ada""#, #""\tAda""#, #""2025-2-28""#, #""2025-03-01""#, #""2024-12-31""#, #""12 34""#, #""1234""#, #""abé""#,
+        #""not-an-email""#, #""a@b""#, #"" Ada""#, #""\tAda""#, #""2025-2-28""#, #""2025-03-01""#, #""2024-12-31""#,
+        // Lengths counted from the bytes (UTF-16 units: two for a scalar past U+FFFF).
+        #""😀😀😀😀""#, #""😀😀😀😀😀😀😀""#, #""éééééééééééé""#, #""ééééééééééééé""#, #""12 34""#, #""1234""#, #""abé""#,
     ]
 
     static func submission(_ rng: inout SplitMix64) -> [UInt8] {

@@ -27,4 +27,16 @@ import Testing
             }
         }
     }
+
+    /// `Evaluation.utf16Count` counts the UTF-16 units of the string valid UTF-8 bytes are.
+    @Test func utf16CountOfBytesIsTheStrings() {
+        var rng = SplitMix64(seed: 9)
+        let scalars: [Unicode.Scalar] = ["a", "~", "\u{7F}", "é", "\u{7FF}", "\u{800}", "€", "\u{FFFF}", "\u{10000}", "😀", "\u{10FFFF}"]
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &rng) { text.unicodeScalars.append(scalars.randomElement(using: &rng)!) }
+            let count = Array(text.utf8).withUnsafeBufferPointer { Evaluation.utf16Count($0) }
+            #expect(count == text.utf16.count, "\(text)")
+        }
+    }
 }

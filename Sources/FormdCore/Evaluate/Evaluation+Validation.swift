@@ -166,7 +166,7 @@ extension Evaluation {
             // Lengths count UTF-16 units, between a third of the UTF-8 bytes and all of them:
             // most values pass both bounds on the byte count, which a `String` holds inline.
             bytes > maxLength || (bytes + 2) / 3 < minLength,
-            let length = value(s).textLengthForChecks
+            let length = sentStringBytes(s).map(Self.utf16Count) ?? value(s).textLengthForChecks
         {
             // The rules (for the error's parameters) only for an error: binding them retained
             // an object every worker thread shares.
@@ -385,6 +385,14 @@ extension Evaluation {
         case .lessOrEqual: return order <= 0
         case .equal: return order == 0
         }
+    }
+
+    /// `String.utf16.count` of the string these valid UTF-8 bytes are: one unit per scalar, two
+    /// for a scalar past U+FFFF (a four-byte sequence).
+    static func utf16Count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var n = 0
+        for b in bytes where b & 0xC0 != 0x80 { n &+= b >= 0xF0 ? 2 : 1 }
+        return n
     }
 
     /// `compare_rule` on typed values: calendar values as instants, numbers numerically, else text.
