@@ -21,10 +21,12 @@ import Testing
          {"id": "x", "title": "X", "type": "float"},
          {"id": "on", "title": "On", "type": "switch",
           "targets": [{"id": "note", "type": "field", "action": "hide", "condition": "$on == 1"}]},
-         {"id": "pick", "title": "Pick", "type": "select", "options": [{"id": "a", "title": "A"}, {"id": 2, "title": "Two"}]},
+         {"id": "pick", "title": "Pick", "type": "select", "values": [{"id": "a", "title": "A"}, {"id": 2, "title": "Two"}]},
          {"id": "day", "title": "Day", "type": "date"},
          {"id": "phone_number", "title": "Phone", "type": "text", "validations": {"format": "^[0-9]{4,8}$"}},
          {"id": "until", "title": "Until", "type": "date", "validations": {"compare_to": "day", "compare_rule": ">="}},
+         {"id": "unit", "title": "Unit", "type": "segment", "values": [{"id": "\u212A", "title": "Kelvin sign"}, {"id": "kg", "title": "kg"}, {"id": 3, "title": "Three"}]},
+         {"id": "size", "title": "Size", "type": "select", "values": [{"id": "s", "title": "S"}, {"id": "m", "title": "M"}, {"id": "", "title": "None"}, {"id": "xl", "title": "XL"}]},
          {"id": "before", "title": "Before", "type": "date", "validations": {"compare_to": "note", "compare_rule": "<"}},
          {"id": "sum", "title": "Sum", "type": "float", "formula": "n + x"}]},
        {"id": "lines", "type": "dynamic", "max_instances": 3, "fields": null}]}],
@@ -45,7 +47,7 @@ import Testing
                     with: ""
                 ).utf8))
 
-    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "until", "before", "lines[1].item", "other"]
+    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "until", "before", "unit", "size", "lines[1].item", "other"]
 
     static let values = [
         #""Ada""#, #""Ad\u0061""#, #""é ü""#, #""line\nbreak""#, #""q\"uote""#, #""\/slash""#, #""""#, #""   ""#,
@@ -54,6 +56,8 @@ import Testing
         #""a""#, "2", "2.0", "[1,\"a\"]", "{\"k\":1}", #""12""#,
         // Strings coerced from their bytes, and those that need the text (`CoercionRule.coerceSent`).
         #""not-an-email""#, #""a@b""#, #"" Ada""#, #""\tAda""#, #""2025-2-28""#, #""2025-03-01""#, #""2024-12-31""#,
+        // Options found by their bytes, and those that are not: `K` is canonically the Kelvin sign.
+        #""K""#, "\"\u{212A}\"", #""kg""#, #""kg ""#, #""3""#, #""m""#, #""xl""#, #""M""#,
         // Lengths counted from the bytes (UTF-16 units: two for a scalar past U+FFFF).
         #""😀😀😀😀""#, #""😀😀😀😀😀😀😀""#, #""éééééééééééé""#, #""ééééééééééééé""#, #""12 34""#, #""1234""#, #""abé""#,
     ]
@@ -107,6 +111,8 @@ import Testing
         let cases: [(String, Bool)] = [
             (#"{"name": "Ada", "note": "x", "mail": "a@b.no"}"#, true),
             (#"{}"#, true),
+            // Options by their bytes; `K` is canonically the Kelvin sign, the first option.
+            (#"{"unit": "K", "size": "xl"}"#, true), (#"{"unit": "kg", "size": "M"}"#, true), (#"{"unit": 3, "size": ""}"#, true),
             (#" {"name":"Ada"} "#, true),
             (#"{"name": "A\u0064a", "note": "line\nbreak", "pick": ["a"], "x": {"k": 1}}"#, true),  // escapes, arrays, objects
             (#"{"name": "Ada", "other": 1, "lines[1].item": "r", "n\u0020": 2}"#, true),  // a few other keys

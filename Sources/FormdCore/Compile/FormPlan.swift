@@ -56,6 +56,11 @@ package final class FormPlan: Sendable {
     let optionIDs: [JSONValue?]
     let optionNumbers: [FormNumber?]
     let optionRanges: SpecTable<Range<Int32>>
+    /// Each option id's text, for matching a string read in place (`sentOption`): where it is in
+    /// `optionText` and its length when it is an ASCII string; -1 when it is no string, -2 when it
+    /// is one beyond ASCII (canonical equivalence is no longer equality of bytes there).
+    nonisolated(unsafe) let optionText: UnsafeBufferPointer<UInt8>
+    nonisolated(unsafe) let optionSpans: UnsafeBufferPointer<(start: Int32, count: Int32)>
     /// Every numeric formula as a postfix program (`FormulaProgram`), in one array, with the
     /// variables their slots read in another; `programs` says where each spec's are.
     /// Both in blocks the plan owns (`UnsafeBufferPointer.ownedCopy(of:)`, freed in `deinit`).
@@ -137,6 +142,22 @@ package final class FormPlan: Sendable {
         }
         optionIDs = ids
         optionNumbers = numbers
+        var text: [UInt8] = []
+        var spans: [(start: Int32, count: Int32)] = []
+        for id in ids {
+            guard case .string(let s)? = id else {
+                spans.append((-1, 0))
+                continue
+            }
+            guard s.utf8.allSatisfy({ $0 < 0x80 }) else {
+                spans.append((-2, 0))
+                continue
+            }
+            spans.append((Int32(text.count), Int32(s.utf8.count)))
+            text += s.utf8
+        }
+        optionText = .ownedCopy(of: text)
+        optionSpans = .ownedCopy(of: spans)
         var ops: [FormulaProgram.Op] = []
         var refs: [VariableRef] = []
         programs = SpecTable(fields: fields, templates: templates) { spec in
@@ -207,6 +228,8 @@ package final class FormPlan: Sendable {
 
     deinit {
         formulaOps.freeOwned()
+        optionText.freeOwned()
+        optionSpans.freeOwned()
         formulaRefs.freeOwned()
         valuelessStaticSlots.freeOwned()
     }
@@ -223,6 +246,26 @@ package final class FormPlan: Sendable {
         guard rule.kind.hasOptions else { return rule.coerce(value, options: ArraySlice()) }
         let r = optionRanges[ref]
         return rule.coerce(value, options: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
+    }
+
+    /// `coerce(.string(s))` for a select or segment given `s` as bytes read in place: the first
+    /// option whose id is that string (`ValueCoercer.matchOption`'s first rule), found by its
+    /// bytes. Nil when it is not that simple (no such option before an id beyond ASCII, which
+    /// could equal the string canonically with other bytes; a value that may be blank or that
+    /// the formatter changes): the caller coerces the value.
+    func sentOption(_ utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef, formatter: InputFormatter?) -> Coerced? {
+        guard let first = utf8.first, first > 0x20 && first < 0x80, let base = utf8.baseAddress else { return nil }
+        if let f = formatter, utf8.contains(f.removedByte) { return nil }
+        let r = optionRanges[ref]
+        for i in Int(r.lowerBound)..<Int(r.upperBound) {
+            let span = optionSpans[i]
+            if span.start == -2 { return nil }
+            guard span.start >= 0, Int(span.count) == utf8.count else { continue }
+            if utf8.count == 0 || KeyHints.equal(base, optionText.baseAddress.unsafelyUnwrapped + Int(span.start), utf8.count) {
+                return optionIDs[i].map { .value($0) }
+            }
+        }
+        return nil
     }
 
     /// The position of the option `value` chose among the spec's options.

@@ -224,12 +224,17 @@ package struct Evaluation: ~Copyable, Sendable {
             }
             let ref = slotMap.fields[s].spec
             // A string sent without escapes is first coerced from its bytes in the body: most
-            // are kept as sent, without a copy of the value (a retain and a release each).
+            // are kept as sent, without a copy of the value (a retain and a release each), and
+            // a select's option is found by its bytes.
             var coerced: Coerced? = nil
             if let json = sentJSON, let base = json.baseAddress, submission.textStart(m) >= 0 {
                 let start = Int(submission.textStart(m)), count = Int(submission.textCount(m))
                 if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
-                    coerced = plan.coercers[ref].coerceSent(utf8: UnsafeBufferPointer(start: base + start + 1, count: count - 2))
+                    let utf8 = UnsafeBufferPointer(start: base + start + 1, count: count - 2)
+                    let rule = plan.coercers[ref]
+                    coerced =
+                        rule.kind == .select || rule.kind == .segment
+                        ? plan.sentOption(utf8, ref, formatter: rule.formatter) : rule.coerceSent(utf8: utf8)
                 }
             }
             switch coerced ?? plan.coerce(submission.value(m), ref) {
