@@ -214,36 +214,7 @@ package struct Evaluation: ~Copyable, Sendable {
         flagMemory = flags
 
         // 2. Coerce, defaults.
-        for s in 0..<n {
-            let flags = slotMap.fields[s].flags
-            guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
-            let m = Int(cells[s].member)
-            guard m >= 0 else {
-                if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
-                continue
-            }
-            let ref = slotMap.fields[s].spec
-            // A string sent without escapes is first coerced from its bytes in the body: most
-            // are kept as sent, without a copy of the value (a retain and a release each), and
-            // a select's option is found by its bytes.
-            var coerced: Coerced? = nil
-            if let json = sentJSON, let base = json.baseAddress, submission.textStart(m) >= 0 {
-                let start = Int(submission.textStart(m)), count = Int(submission.textCount(m))
-                if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
-                    let utf8 = UnsafeBufferPointer(start: base + start + 1, count: count - 2)
-                    let rule = plan.coercers[ref]
-                    coerced =
-                        rule.kind == .select || rule.kind == .segment
-                        ? plan.sentOption(utf8, ref, formatter: rule.formatter) : rule.coerceSent(utf8: utf8)
-                }
-            }
-            switch coerced ?? plan.coerce(submission.value(m), ref) {
-            case .asSent: cells[s].origin = .sent
-            case .value(let c): cells[s].stored = c
-            case .invalid: cells[s].origin = .invalid
-            case .none: if flags.contains(.hasDefault) { cells[s].stored = plan.spec(ref).defaultValue }
-            }
-        }
+        Self.coerce(submission, plan: plan, slotMap: slotMap, sentJSON: sentJSON, cells: &cells)
 
         // 3. Value targets of `changed` (SEMANTICS §5.2), before formulas.
         if mode == .evaluate {
@@ -267,57 +238,120 @@ package struct Evaluation: ~Copyable, Sendable {
         _ submitted: SubmittedValues, plan: FormPlan, cells: inout [Cell], instanceSets: inout [Set<Int>],
         pending: inout [(member: Int, template: Int, index: Int, attr: Int)]
     ) -> Int {
-        var placed = 0
-        var next = 0  // the static field the next key most likely names
-        let staticCount = cells.count
-        func place(_ m: Int, key: String) {
-            switch plan.route(key, expected: &next) {
-            case .field(let i):
-                let slot = plan.staticSlotMap.staticSlot[i]
-                if cells[slot].member < 0 {
-                    cells[slot].member = Int32(m)
-                    placed += 1
+        // Through the cells' buffer: an `inout` array is checked for uniqueness at every write.
+        cells.withUnsafeMutableBufferPointer { cells in
+            var placed = 0
+            var next = 0  // the static field the next key most likely names
+            let staticCount = cells.count
+            if submitted.isSent {
+                // Read in place with this plan's hints: a key with a hint names that id's slot.
+                for m in submitted.sent.indices {
+                    let h = Int(submitted.sent[m].id)
+                    guard h >= 0 && h < staticCount else {
+                        if route(m, key: submitted.key(m), plan: plan, next: &next, cells: cells, instanceSets: &instanceSets, pending: &pending) {
+                            placed += 1
+                        }
+                        continue
+                    }
+                    if cells[h].member < 0 {
+                        cells[h].member = Int32(m)
+                        placed += 1
+                    }
                 }
-            case .instance(let t, let n, let a):
-                instanceSets[t].insert(n)
-                pending.append((m, t, n, a))
-            case .unknown:
-                break
+                return placed
             }
-        }
-        if submitted.isSent {
-            // Read in place with this plan's hints: a key with a hint names that id's slot.
-            for m in submitted.sent.indices {
-                let h = Int(submitted.sent[m].id)
-                guard h >= 0 && h < staticCount else {
-                    place(m, key: submitted.key(m))
+            // By index, reading only the key: `for member in values.members` copied each member,
+            // retaining (and so fetching from memory) every submitted string value.
+            let members = submitted.object.members
+            let staticIDs = plan.staticSlotMap.submissionKeys.view
+            for m in members.indices {
+                // A key the parser matched with a static id names that id's slot; the check makes a
+                // hint from another form's parse harmless (identical strings compare in one step).
+                let h = Int(members[m].hint)
+                if h >= 0 && h < staticCount && staticIDs.id(h) == members[m].key {
+                    if cells[h].member < 0 {
+                        cells[h].member = Int32(m)
+                        placed += 1
+                    }
                     continue
                 }
-                if cells[h].member < 0 {
-                    cells[h].member = Int32(m)
+                if route(m, key: members[m].key, plan: plan, next: &next, cells: cells, instanceSets: &instanceSets, pending: &pending) {
                     placed += 1
                 }
             }
             return placed
         }
-        // By index, reading only the key: `for member in values.members` copied each member,
-        // retaining (and so fetching from memory) every submitted string value.
-        let members = submitted.object.members
-        let staticIDs = plan.staticSlotMap.submissionKeys.view
-        for m in members.indices {
-            // A key the parser matched with a static id names that id's slot; the check makes a
-            // hint from another form's parse harmless (identical strings compare in one step).
-            let h = Int(members[m].hint)
-            if h >= 0 && h < staticCount && staticIDs.id(h) == members[m].key {
-                if cells[h].member < 0 {
-                    cells[h].member = Int32(m)
-                    placed += 1
+    }
+
+    /// Coerces each placed member to its field's kind, and gives fields without one their
+    /// default (SEMANTICS §2). Through the cells' buffer, as `place`: writing an `inout` array
+    /// checked its uniqueness at every slot.
+    private static func coerce(
+        _ submission: SubmittedValues, plan: FormPlan, slotMap: SlotMap, sentJSON: UnsafeBufferPointer<UInt8>?,
+        cells: inout [Cell]
+    ) {
+        cells.withUnsafeMutableBufferPointer { cells in
+            for s in cells.indices {
+                let flags = slotMap.fields[s].flags
+                guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
+                let m = Int(cells[s].member)
+                guard m >= 0 else {
+                    if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
+                    continue
                 }
-                continue
+                let ref = slotMap.fields[s].spec
+                switch coerced(m, ref, submission, plan: plan, sentJSON: sentJSON) {
+                case .asSent: cells[s].origin = .sent
+                case .value(let c): cells[s].stored = c
+                case .invalid: cells[s].origin = .invalid
+                case .none: if flags.contains(.hasDefault) { cells[s].stored = plan.spec(ref).defaultValue }
+                }
             }
-            place(m, key: members[m].key)
         }
-        return placed
+    }
+
+    /// Member `m` coerced for spec `ref`. A string sent without escapes is first coerced from its
+    /// bytes in the body: most are kept as sent, without a copy of the value (a retain and a
+    /// release each), and a select's option is found by its bytes.
+    @inline(__always)
+    private static func coerced(
+        _ m: Int, _ ref: SlotMap.SpecRef, _ submission: SubmittedValues, plan: FormPlan, sentJSON: UnsafeBufferPointer<UInt8>?
+    ) -> Coerced {
+        if let json = sentJSON, let base = json.baseAddress, submission.textStart(m) >= 0 {
+            let start = Int(submission.textStart(m)), count = Int(submission.textCount(m))
+            if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
+                let utf8 = UnsafeBufferPointer(start: base + start + 1, count: count - 2)
+                let rule = plan.coercers[ref]
+                if rule.kind == .select || rule.kind == .segment {
+                    if let c = plan.sentOption(utf8, ref, formatter: rule.formatter) { return c }
+                } else if let c = rule.coerceSent(utf8: utf8) {
+                    return c
+                }
+            }
+        }
+        return plan.coerce(submission.value(m), ref)
+    }
+
+    /// Places member `m` by its key (`FormPlan.route`): in its static field's slot, or in
+    /// `pending` for an instance. Returns whether it took a slot.
+    @inline(__always)
+    private static func route(
+        _ m: Int, key: String, plan: FormPlan, next: inout Int, cells: UnsafeMutableBufferPointer<Cell>,
+        instanceSets: inout [Set<Int>], pending: inout [(member: Int, template: Int, index: Int, attr: Int)]
+    ) -> Bool {
+        switch plan.route(key, expected: &next) {
+        case .field(let i):
+            let slot = plan.staticSlotMap.staticSlot[i]
+            guard cells[slot].member < 0 else { return false }
+            cells[slot].member = Int32(m)
+            return true
+        case .instance(let t, let n, let a):
+            instanceSets[t].insert(n)
+            pending.append((m, t, n, a))
+            return false
+        case .unknown:
+            return false
+        }
     }
 
     enum Route {
