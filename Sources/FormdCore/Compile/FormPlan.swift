@@ -248,20 +248,28 @@ package final class FormPlan: Sendable {
         return rule.coerce(value, options: optionIDs[Int(r.lowerBound)..<Int(r.upperBound)])
     }
 
+    /// `coerce(.string(s), ref)` for a string sent without escapes, from `utf8`, its bytes in the
+    /// body, where that is quick (`CoercionRule.coerceSent`; a select's or segment's option by its
+    /// id's bytes, `sentOption`); nil where the string is needed.
+    func coerceSent(utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef) -> Coerced? {
+        let rule = coercers[ref]
+        guard rule.kind == .select || rule.kind == .segment else { return rule.coerceSent(utf8: utf8) }
+        return utf8.isEmpty ? Coerced.none : sentOption(utf8, ref, rule)
+    }
+
     /// `coerce(.string(s))` for a select or segment given `s` as bytes read in place: the first
     /// option whose id is that string (`ValueCoercer.matchOption`'s first rule), found by its
     /// bytes. Nil when it is not that simple (no such option before an id beyond ASCII, which
     /// could equal the string canonically with other bytes; a value that may be blank or that
     /// the formatter changes): the caller coerces the value.
-    func sentOption(_ utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef, formatter: InputFormatter?) -> Coerced? {
-        guard let first = utf8.first, first > 0x20 && first < 0x80, let base = utf8.baseAddress else { return nil }
-        if let f = formatter, utf8.contains(f.removedByte) { return nil }
+    private func sentOption(_ utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef, _ rule: CoercionRule) -> Coerced? {
+        guard rule.readsAsWritten(utf8), let base = utf8.baseAddress else { return nil }
         let r = optionRanges[ref]
         for i in Int(r.lowerBound)..<Int(r.upperBound) {
             let span = optionSpans[i]
             if span.start == -2 { return nil }
             guard span.start >= 0, Int(span.count) == utf8.count else { continue }
-            if utf8.count == 0 || KeyHints.equal(base, optionText.baseAddress.unsafelyUnwrapped + Int(span.start), utf8.count) {
+            if KeyHints.equal(base, optionText.baseAddress.unsafelyUnwrapped + Int(span.start), utf8.count) {
                 return optionIDs[i].map { .value($0) }
             }
         }

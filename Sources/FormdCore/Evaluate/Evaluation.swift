@@ -320,13 +320,7 @@ package struct Evaluation: ~Copyable, Sendable {
         if let json = sentJSON, let base = json.baseAddress, submission.textStart(m) >= 0 {
             let start = Int(submission.textStart(m)), count = Int(submission.textCount(m))
             if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
-                let utf8 = UnsafeBufferPointer(start: base + start + 1, count: count - 2)
-                let rule = plan.coercers[ref]
-                if rule.kind == .select || rule.kind == .segment {
-                    if let c = plan.sentOption(utf8, ref, formatter: rule.formatter) { return c }
-                } else if let c = rule.coerceSent(utf8: utf8) {
-                    return c
-                }
+                if let c = plan.coerceSent(utf8: UnsafeBufferPointer(start: base + start + 1, count: count - 2), ref) { return c }
             }
         }
         return plan.coerce(submission.value(m), ref)

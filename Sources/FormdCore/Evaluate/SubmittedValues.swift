@@ -61,9 +61,6 @@ struct SubmittedValues {
         return id >= 0 ? ids.id(id) : keys[Int(sent[m].key)]
     }
 
-    /// The index of the static id member `m`'s key was matched with (`JSONObject.Member.hint`), or -1.
-    @inline(__always) func hint(_ m: Int) -> Int32 { isSent ? sent[m].id : object.members[m].hint }
-
     /// Where member `m`'s value's text is in the bytes it was read from (`JSONObject.Member.textStart`).
     @inline(__always) func textStart(_ m: Int) -> Int32 { isSent ? sent[m].textStart : object.members[m].textStart }
     @inline(__always) func textCount(_ m: Int) -> Int32 { isSent ? sent[m].textCount : object.members[m].textCount }

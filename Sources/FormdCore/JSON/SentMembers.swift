@@ -31,8 +31,6 @@ package struct SentMembers: Sendable {
     var decoded: [JSONValue] = []
     var keys: [String] = []
 
-    package var count: Int { members.count }
-
     /// `member`'s value, made from `bytes` (the bytes scanned) unless in `decoded`.
     @inline(__always)
     static func value(_ member: Member, decoded: [JSONValue], bytes: UnsafeBufferPointer<UInt8>) -> JSONValue {

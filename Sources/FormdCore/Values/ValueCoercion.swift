@@ -67,15 +67,22 @@ struct CoercionRule: Sendable {
     /// copy of the value, no `String` read. Nil when the `String` is needed: a value that may be
     /// blank (it does not start with printable ASCII), one the formatter changes, or another kind.
     func coerceSent(utf8: UnsafeBufferPointer<UInt8>) -> Coerced? {
-        guard let first = utf8.first else { return Coerced.none }
-        guard first > 0x20 && first < 0x80 else { return nil }
-        if let f = formatter, utf8.contains(f.removedByte) { return nil }
+        if utf8.isEmpty { return Coerced.none }
+        guard readsAsWritten(utf8) else { return nil }
         switch kind {
         case .text, .name, .password, .custom: return .asSent
         case .email: return EmailAddress.isValid(utf8: utf8) ? .asSent : .invalid
         case .date: return CalendarValue.isCanonicalDate(utf8: utf8) ? .asSent : nil
         default: return nil
         }
+    }
+
+    /// Whether the non-empty string these bytes are is decided by its bytes as they are: it is
+    /// not blank (its first byte is printable ASCII) and the formatter removes nothing from it.
+    @inline(__always) func readsAsWritten(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = utf8.first, first > 0x20 && first < 0x80 else { return false }
+        if let f = formatter, utf8.contains(f.removedByte) { return false }
+        return true
     }
 
     /// `asSent`: `s` is the submitted string itself.
