@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the FormdCore libFuzzer binary (ASan + coverage) and runs one target.
-#   Fuzz/run-core.sh TARGET [SECONDS]     fuzz TARGET (submission | expression | definition | format)
+#   Fuzz/run-core.sh TARGET [SECONDS]     fuzz TARGET (submission | expression | definition | format | inplace)
 #   Fuzz/run-core.sh TARGET --replay      replay the committed seed corpus of TARGET only
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/.."
 out="$here/.build-fuzz"
-target="${1:?usage: run-core.sh submission|expression|definition|format [SECONDS|--replay]}"
+target="${1:?usage: run-core.sh submission|expression|definition|format|inplace [SECONDS|--replay]}"
 mkdir -p "$out/corpus-$target"
 bin="$out/formdcore-fuzzer"
 srcs=$(find "$root/Sources/FormdCore" -name '*.swift' | sort)

@@ -7,11 +7,14 @@
 //   format      a `format` pattern and a value (split at the first NUL byte): the engine-free
 //               fast path (SimplePattern) checked against the regex engine, and its
 //               automaton against its bit masks
+//   inplace     a submission read in place (`Form.submission(body:)`, `SentMembers`) checked
+//               against the same bytes decoded as a tree: the same errors, the same values and
+//               byte-identical validate and evaluate answers
 // Any crash, hang or sanitizer report is a finding; inputs are never expected to be valid.
 
 import Foundation
 
-enum FuzzTarget: String { case submission, expression, definition, format }
+enum FuzzTarget: String { case submission, expression, definition, format, inplace }
 
 let target = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["FORMD_FUZZ_TARGET"] ?? "submission") ?? .submission
 
@@ -135,6 +138,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 fatalError("automaton says \(String(describing: a)), the masks \(String(describing: m)), for \(source.debugDescription) on \(text.debugDescription)")
             }
         }
+    case .inplace:
+        for form in [flatForm, rowsForm] { checkReadInPlace(form, bytes) }
     case .definition:
         let result = FormLoader.load(id: "fuzz", bytes: bytes)
         if let form = result.form {
@@ -143,6 +148,83 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+/// A definition without repeating sections (their submissions are evaluated as read, not through
+/// rows), with a field of each kind whose check reads a value's bytes in the body: coercion kept
+/// as sent, `format`, lengths in UTF-16 units, dates compared as sent, option ids (numbers,
+/// ASCII and non-ASCII strings), plus formulas and targets that read them.
+let flatForm: Form = {
+    let text = #"""
+    {"groups":[{"id":"g","sections":[{"id":"s","fields":[
+      {"id":"a","type":"text","validations":{"required":true,"min_length":2,"max_length":5}},
+      {"id":"b","type":"name","validations":{"format":"^[A-Z][a-z]+$"}},
+      {"id":"c","type":"email","validations":{"format":"[\\w._%+-]+@[\\w.-]+\\.\\w{2,}"}},
+      {"id":"d","type":"password","validations":{"min_length":3}},
+      {"id":"e","type":"custom"},
+      {"id":"f","type":"date","validations":{"compare_to":"g2","compare_rule":"<="}},
+      {"id":"g2","type":"date"},
+      {"id":"h","type":"date_time","validations":{"compare_to":"f","compare_rule":">"}},
+      {"id":"i","type":"time"},
+      {"id":"j","type":"select","values":[{"id":0,"value":1},{"id":"x","value":2,"targets":[{"id":"k","type":"field","action":"hide"}]},
+                                         {"id":"\u00e6","value":3}]},
+      {"id":"k","type":"segment","values":[{"id":"on","value":1},{"id":"off","value":0,"default":true}]},
+      {"id":"l","type":"multi_select","values":[{"id":"p"},{"id":"q"}]},
+      {"id":"m","type":"float","validations":{"min_value":0,"max_value":100}},
+      {"id":"n","type":"count"},
+      {"id":"o","type":"number","formula":"m + n"},
+      {"id":"p","type":"switch","targets":[{"id":"a","type":"field","action":"disable"},{"id":"b","type":"field","action":"clear"}]},
+      {"id":"q","type":"text","formula":"a b","targets":[{"id":"c","type":"field","action":"show","condition":"$m > 3 && present($a)"}]},
+      {"id":"r","type":"text","validations":{"required":"$m > 50"}}]}]}]}
+    """#
+    do { return try Form(id: "flat", json: Array(text.utf8)) } catch { fatalError("flat form rejected: \(error)") }
+}()
+
+/// The submission target's definition (repeating sections: a submission read in place is
+/// evaluated through its rows, `FormSubmission.values`).
+let rowsForm = Form(loaded: fixedForm, options: EvaluationOptions())
+
+/// `Form.submission(body:)` against `Form.submission(json:)` and the values' answers.
+func checkReadInPlace(_ form: Form, _ bytes: [UInt8]) {
+    let tree: Result<JSONValue, JSONParseError> = Result { () throws(JSONParseError) in try form.submission(json: bytes) }
+    let sent: Result<FormSubmission?, JSONParseError> = Result { () throws(JSONParseError) in try form.submission(body: bytes) }
+    let values: FormValues
+    let submission: FormSubmission
+    switch (tree, sent) {
+    case (.failure(let a), .failure(let b)):
+        if a != b { fatalError("read in place throws \(b), decoded \(a)") }
+        return
+    case (.success(.object(let o)), .success(let s?)):
+        values = o
+        submission = s
+    case (.success(let v), .success(nil)):
+        if case .object = v { fatalError("read in place refused an object") }
+        return
+    default:
+        fatalError("read in place and decoded disagree: \(sent) against \(tree)")
+    }
+    if submission.values != values { fatalError("read in place gives other values: \(submission.values) against \(values)") }
+    let keys = values.members.prefix(3).map(\.key)
+    let changed = form.loaded.plan.unknownChangedID(keys) == nil ? keys : []
+    let pairs: [(Result<FormAnswer, FormRequestError>, Result<FormAnswer, FormRequestError>)] = [
+        (Result { () throws(FormRequestError) in try form.validateAnswer(submission) },
+         Result { () throws(FormRequestError) in try form.validateAnswer(values) }),
+        (Result { () throws(FormRequestError) in try form.evaluateAnswer(submission, changed: changed, previous: .initial) },
+         Result { () throws(FormRequestError) in try form.evaluateAnswer(values, changed: changed, previous: .initial) }),
+    ]
+    for (a, b) in pairs {
+        switch (a, b) {
+        case (.success(let x), .success(let y)):
+            if x.json != y.json {
+                fatalError("answers differ:\n\(String(decoding: x.json, as: UTF8.self))\n\(String(decoding: y.json, as: UTF8.self))")
+            }
+            if (try? JSONParser.parse(x.json, options: .submission)) == nil { fatalError("answer is not strict JSON") }
+        case (.failure(let x), .failure(let y)):
+            if x != y { fatalError("errors differ: \(x) against \(y)") }
+        default:
+            fatalError("one answer threw: \(a) against \(b)")
+        }
+    }
 }
 
 /// Operands for the expression target: slot `i` answers a number, a string that reads as a
