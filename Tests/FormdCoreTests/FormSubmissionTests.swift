@@ -18,7 +18,7 @@ import Testing
          {"id": "mail", "title": "Mail", "type": "email"},
          {"id": "code", "title": "Code", "type": "password"},
          {"id": "n", "title": "N", "type": "number", "validations": {"min_value": 0}},
-         {"id": "x", "title": "X", "type": "float"},
+         {"id": "x", "title": "X", "type": "float", "validations": {"max_value": 100}},
          {"id": "on", "title": "On", "type": "switch",
           "targets": [{"id": "note", "type": "field", "action": "hide", "condition": "$on == 1"}]},
          {"id": "pick", "title": "Pick", "type": "select", "values": [{"id": "a", "title": "A"}, {"id": 2, "title": "Two"}]},
@@ -60,6 +60,9 @@ import Testing
         #""K""#, "\"\u{212A}\"", #""kg""#, #""kg ""#, #""3""#, #""m""#, #""xl""#, #""M""#,
         // Lengths counted from the bytes (UTF-16 units: two for a scalar past U+FFFF).
         #""😀😀😀😀""#, #""😀😀😀😀😀😀😀""#, #""éééééééééééé""#, #""ééééééééééééé""#, #""12 34""#, #""1234""#, #""abé""#,
+        // Numbers read in the body by the numeric checks and formulas (`sentReadingBytes`).
+        #"" 12 ""#, #""-3""#, #""0.0""#, #""1e2""#, #""150""#, "150", "99.999", "100.0001", "-0.0", "1E+2",
+        #""12345678901234567890123""#, "0.000000000000000000000000000000000001",
     ]
 
     static func submission(_ rng: inout SplitMix64) -> [UInt8] {

@@ -213,8 +213,13 @@ extension Evaluation {
     /// `pointer.pointee`, the whole `Evaluation` was copied (two dozen retains) per operand.
     static func operand(_ e: UnsafePointer<Evaluation>, _ s: Int, use: EvaluationEnvironment.Use) -> Operand {
         let flags = e.pointee.slotMap.fields[s].flags
-        guard !e.pointee.hidden[s], !(e.pointee.sectionsMayHide && e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot]),
-            // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
+        guard !e.pointee.hidden[s], !(e.pointee.sectionsMayHide && e.pointee.sectionHidden[e.pointee.slotMap.fields[s].sectionSlot])
+        else { return .missing }
+        // A number kept as sent, read in the body: its value is not made.
+        if use != .text, !flags.contains(.hasOptions), let sent = sentNumber(e, s) {
+            return FormNumber.parse(utf8: sent).map { .number($0) } ?? .missing
+        }
+        guard // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
             let v = e.pointee.cells[s].origin == .sent
                 ? e.pointee.submission.value(Int(e.pointee.cells[s].member)) : e.pointee.cells[s].stored
         else { return .missing }
@@ -240,6 +245,19 @@ extension Evaluation {
         default:
             return .missing
         }
+    }
+
+    /// Slot `s`'s number kept as sent, as written in the body (`sentReadingBytes`, spelled out on
+    /// the pointer for the reason `operand` gives).
+    @inline(__always) private static func sentNumber(_ e: UnsafePointer<Evaluation>, _ s: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard e.pointee.cells[s].origin == .sent, let json = e.pointee.sentJSON, let base = json.baseAddress else { return nil }
+        let m = Int(e.pointee.cells[s].member)
+        let start = Int(e.pointee.submission.textStart(m))
+        let count = Int(e.pointee.submission.textCount(m))
+        guard start >= 0, count > 0, start &+ count <= json.count else { return nil }
+        let first = base[start]
+        guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 else { return nil }
+        return UnsafeBufferPointer(start: base + start, count: count)
     }
 
     /// A multiple choice as an operand (SEMANTICS §4, §5.1): in formulas the sum of its chosen

@@ -179,16 +179,17 @@ extension Evaluation {
                 fieldError(s, .maxLength, params: rules?.errorParams.maxLength ?? [("max", .int(maxLength))], warning: warning)
             }
         }
-        if checks.flags.contains(.numericChecks), let v = value(s),
+        if checks.flags.contains(.numericChecks), hasValue(s),
             let limits = warning == nil ? plan.valueLimits[Int(checks.limits)] : warning?.limits
         {
             // The common case compares `FormNumber`s; only values it would not hold exactly take
-            // the digit-by-digit path (`NumericReading`).
+            // the digit-by-digit path (`NumericReading`). A number or string kept as sent is read
+            // in the body (`sentReadingBytes`): the value is made only for that other path.
             let below: Bool, above: Bool
-            if let x = NumericReading.held(v) {
+            if let x = sentReadingBytes(s).map({ NumericReading.held(utf8: $0.text) }) ?? value(s).flatMap(NumericReading.held) {
                 below = limits.min.map { x < $0 } ?? false
                 above = limits.max.map { x > $0 } ?? false
-            } else if let p = NumericReading.decimal(v) {
+            } else if let v = value(s), let p = NumericReading.decimal(v) {
                 below = limits.min.map { NumericReading.compare(p, $0) < 0 } ?? false
                 above = limits.max.map { NumericReading.compare(p, $0) > 0 } ?? false
             } else {

@@ -14,6 +14,12 @@ enum NumericReading {
         }
     }
 
+    /// `held` of a number or a string read in place: its text (a string's between the quotes).
+    @inline(__always) static func held(utf8 text: UnsafeBufferPointer<UInt8>) -> FormNumber? {
+        guard text.count <= 20, let x = FormNumber.parse(utf8: text), x != 0 else { return nil }
+        return x
+    }
+
     @inline(__always) private static func short(_ text: String) -> FormNumber? {
         guard text.utf8.count <= 20, let x = FormNumber(literal: text), x != 0 else { return nil }
         return x

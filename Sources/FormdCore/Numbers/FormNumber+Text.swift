@@ -1,7 +1,9 @@
 extension FormNumber {
     /// A JSON number literal or a decimal string, exactly; nil otherwise.
     init?(literal: String) {
-        guard let n = FormNumber.parse(literal[...]) else { return nil }
+        // `parse(_: String)`: the `Substring` path went through the standard library's generic
+        // `Slice` storage look-up (some 300 instructions for a short literal).
+        guard let n = FormNumber.parse(literal) else { return nil }
         self = n
     }
 
@@ -10,7 +12,7 @@ extension FormNumber {
     /// significant one are rounded (ties away from zero); magnitudes of 1e165 and above give
     /// nil, and values below the finest step (1e-128) read as 0.
     package static func parse(_ text: String) -> FormNumber? {
-        if let n = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return n }
+        if let n = text.utf8.withContiguousStorageIfAvailable({ parse(utf8: $0) }) { return n }
         return parse(text[...])
     }
 
@@ -18,13 +20,14 @@ extension FormNumber {
     package static func parse(_ text: Substring) -> FormNumber? {
         // Over the bytes: indexing `Substring.UTF8View` checked every index it was given, the
         // larger part of a parse.
-        if let n = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0) }) { return n }
-        return Array(text.utf8).withUnsafeBufferPointer { parse(bytes: $0) }
+        if let n = text.utf8.withContiguousStorageIfAvailable({ parse(utf8: $0) }) { return n }
+        return Array(text.utf8).withUnsafeBufferPointer { parse(utf8: $0) }
     }
 
-    /// Not inlined: its callers' two paths would each get a copy (+23 KB of WebAssembly).
+    /// `parse(_: String)` of UTF-8 bytes (a value read in place in a submission). Not inlined:
+    /// its callers' paths would each get a copy (+23 KB of WebAssembly).
     @inline(never)
-    private static func parse(bytes utf8: UnsafeBufferPointer<UInt8>) -> FormNumber? {
+    static func parse(utf8: UnsafeBufferPointer<UInt8>) -> FormNumber? {
         var i = 0
         var end = utf8.count
         while i < end, isSpace(utf8[i]) { i += 1 }

@@ -29,21 +29,21 @@ extension Evaluation: AnswerContent {
             return
         }
         let statics = slotMap.quotedStaticIDs.count
-        slotMap.quotedStaticIDs.withKeys { quoted in
-            for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
-                let key: AnswerKey = s < statics ? .quoted(quoted(s)) : .text(slotMap.ids[s])
-                // The canonical value, or the value as sent when the field's kind cannot hold it.
-                if cells[s].origin != .stored {
-                    let m = Int(cells[s].member)
-                    guard m >= 0 else { continue }
-                    if let text = sentText(m) {
-                        body(key, .text(text))
-                    } else {
-                        body(key, .value(submission.value(m)))
-                    }
-                } else if let v = cells[s].stored {
-                    body(key, .value(v))
+        // The slot map (which holds the keys) outlives the loop: the evaluation holds it.
+        let quoted = slotMap.quotedStaticIDs
+        for s in slotMap.outputOrder where isVisible(s) && !slotMap.fields[s].flags.contains(.secret) {
+            let key: AnswerKey = s < statics ? .quoted(quoted.key(s)) : .text(slotMap.ids[s])
+            // The canonical value, or the value as sent when the field's kind cannot hold it.
+            if cells[s].origin != .stored {
+                let m = Int(cells[s].member)
+                guard m >= 0 else { continue }
+                if let text = sentText(m) {
+                    body(key, .text(text))
+                } else {
+                    body(key, .value(submission.value(m)))
                 }
+            } else if let v = cells[s].stored {
+                body(key, .value(v))
             }
         }
     }
@@ -66,6 +66,19 @@ extension Evaluation: AnswerContent {
             text[0] == UInt8(ascii: "\"")
         else { return nil }
         return UnsafeBufferPointer(rebasing: text[1..<text.count - 1])
+    }
+
+    /// Slot `s`'s value as its text in the body when it is a number or a string (without escapes)
+    /// kept as sent: a string's bytes between the quotes, a number's as written. Numeric checks
+    /// and formulas read these without making the value.
+    @inline(__always) func sentReadingBytes(_ s: Int) -> (text: UnsafeBufferPointer<UInt8>, isString: Bool)? {
+        guard cells[s].origin == .sent, let text = sentText(Int(cells[s].member)), let first = text.first else { return nil }
+        if first == UInt8(ascii: "\"") {
+            guard text.count >= 2 else { return nil }
+            return (UnsafeBufferPointer(rebasing: text[1..<text.count - 1]), true)
+        }
+        guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 else { return nil }
+        return (text, false)
     }
 
     @inline(__always)

@@ -2,9 +2,31 @@
 /// one buffer: the answer copies a field's key instead of scanning and escaping its id on every
 /// request (about 130 instructions a key under callgrind; a form's ids are known at load).
 struct QuotedKeys: Sendable {
-    private let bytes: [UInt8]
+    /// The keys' bytes and where each ends, in memory of their own: `key(_:)` reads them without
+    /// an array's closure (`withUnsafeBufferPointer` around the answer's `values` loop made the
+    /// optimizer outline the loop, and call the writer through a closure for every value).
+    private let storage: Storage
+    nonisolated(unsafe) private let bytes: UnsafePointer<UInt8>
     /// `ends[i]`: where key i ends in `bytes` (it starts where key i - 1 ends).
-    private let ends: [Int32]
+    nonisolated(unsafe) private let ends: UnsafePointer<Int32>
+    let count: Int
+
+    private final class Storage: @unchecked Sendable {
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+        let ends: UnsafeMutableBufferPointer<Int32>
+
+        init(_ bytes: [UInt8], _ ends: [Int32]) {
+            self.bytes = .allocate(capacity: max(1, bytes.count))
+            _ = self.bytes.initialize(from: bytes)
+            self.ends = .allocate(capacity: max(1, ends.count))
+            _ = self.ends.initialize(from: ends)
+        }
+
+        deinit {
+            bytes.deallocate()
+            ends.deallocate()
+        }
+    }
 
     init(_ keys: [String]) {
         var w = JSONWriter(reservingCapacity: keys.reduce(0) { $0 + $1.utf8.count + 3 })
@@ -15,31 +37,29 @@ struct QuotedKeys: Sendable {
             ends.append(Int32(w.byteCount))
             w.needsComma = false
         }
-        bytes = w.bytes
-        self.ends = ends
+        storage = Storage(w.bytes, ends)
+        bytes = UnsafePointer(storage.bytes.baseAddress.unsafelyUnwrapped)
+        self.ends = UnsafePointer(storage.ends.baseAddress.unsafelyUnwrapped)
+        count = keys.count
     }
 
-    var count: Int { ends.count }
+    /// Key i's bytes, with its colon (`"phone":`), or without it when `colon` is false
+    /// (`"phone"`, a string value). Valid while this value (or a copy) lives.
+    @inline(__always) func key(_ i: Int, colon: Bool = true) -> UnsafeBufferPointer<UInt8> {
+        precondition(UInt(bitPattern: i) < UInt(bitPattern: count), "key out of range")
+        let start = i == 0 ? 0 : Int(ends[i &- 1])
+        return UnsafeBufferPointer(start: bytes + start, count: Int(ends[i]) &- start &- (colon ? 0 : 1))
+    }
 
     /// Key i as a JSON string, with its quotes but without the colon (`"first_name"`).
     @inline(__always) func withString<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        bytes.withUnsafeBufferPointer { all in
-            let start = i == 0 ? 0 : Int(ends[i - 1])
-            return body(UnsafeBufferPointer(rebasing: all[start..<Int(ends[i]) - 1]))
-        }
+        withExtendedLifetime(storage) { body(key(i, colon: false)) }
     }
 
-    /// Calls `body` with a function that gives key i's bytes, with its colon (`"phone":`), or
-    /// without it when `colon` is false (`"phone"`, a string value). Valid only inside `body`.
+    /// Calls `body` with a function that gives key i's bytes (`key(_:colon:)`). Valid only
+    /// inside `body`.
     @inline(__always) func withKeys<R>(colon: Bool = true, _ body: ((Int) -> UnsafeBufferPointer<UInt8>) -> R) -> R {
-        bytes.withUnsafeBufferPointer { all in
-            ends.withUnsafeBufferPointer { ends in
-                body { i in
-                    let start = i == 0 ? 0 : Int(ends[i - 1])
-                    return UnsafeBufferPointer(rebasing: all[start..<Int(ends[i]) - (colon ? 0 : 1)])
-                }
-            }
-        }
+        withExtendedLifetime(storage) { body { key($0, colon: colon) } }
     }
 }
 
