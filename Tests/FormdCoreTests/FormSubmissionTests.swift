@@ -123,6 +123,10 @@ import Testing
             (#"{"sum": 1, "name": "Ada"}"#, true),  // out of order: `sum`, past the look-ahead, is another key
             (#"{"sum": 1, "before": 2, "until": 3, "phone_number": 4, "day": 5, "name": "Ada"}"#, false),  // backwards
             (#"{"name": "Ada", "n\u0061me": "Bob"}"#, false),  // a duplicate through an escape: refused
+            (#"{"name": "Ada", "other": 1, "other": 2}"#, false),  // a duplicate other key: refused
+            (#"{"other": 1, "name": "Ada", "note": "x", "other": 2}"#, false),  // refused
+            (#"{"name": "Ada", "note": "x", "nam": 1, "notes": 2}"#, true),  // other keys, none a duplicate
+            ("{\"name\": \"Ada\", \"caf\u{E9}\": 1, \"cafe\u{301}\": 2}", false),  // canonically equal keys: refused
             (#"{"name": "Ada", "x": 1,}"#, false),  // refused
             (#"{"name": "Ada"} x"#, false),  // refused
             ("\u{FEFF}{\"name\": \"Ada\"}", false),  // refused

@@ -186,7 +186,7 @@ extension Evaluation {
             // the digit-by-digit path (`NumericReading`). A number or string kept as sent is read
             // in the body (`sentReadingBytes`): the value is made only for that other path.
             let below: Bool, above: Bool
-            if let x = sentReadingBytes(s).map({ NumericReading.held(utf8: $0.text) }) ?? value(s).flatMap(NumericReading.held) {
+            if let x = sentReadingBytes(s).map({ NumericReading.held(utf8: $0) }) ?? value(s).flatMap(NumericReading.held) {
                 below = limits.min.map { x < $0 } ?? false
                 above = limits.max.map { x > $0 } ?? false
             } else if let v = value(s), let p = NumericReading.decimal(v) {

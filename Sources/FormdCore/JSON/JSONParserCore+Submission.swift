@@ -17,6 +17,8 @@ extension JSONParserCore {
         i += 1
         skipWhitespace()
         var sent = SentMembers()
+        /// Bit k: other key k is all ASCII.
+        var otherKeysASCII: UInt8 = 0
         if i < buf.count, buf[i] == UInt8(ascii: "}") {
             i += 1
         } else {
@@ -30,14 +32,14 @@ extension JSONParserCore {
                     i = end
                 } else {
                     guard sent.keys.count < Self.maxOtherKeys, let s = try? parseString() else { return nil }
+                    if lastStringASCII { otherKeysASCII |= 1 &<< UInt8(truncatingIfNeeded: sent.keys.count) }
                     sent.keys.append(s)
                     key = Int32(truncatingIfNeeded: sent.keys.count - 1)
                 }
                 if !sent.keys.isEmpty {
                     // As the parser's duplicate check (below its linear limit; past it, it decides).
                     guard sent.members.count < Self.linearKeyCheckLimit else { return nil }
-                    let name = id >= 0 ? hints.id(Int(id)) : sent.keys[Int(key)]
-                    for m in sent.members where (m.id >= 0 ? hints.id(Int(m.id)) : sent.keys[Int(m.key)]) == name { return nil }
+                    if isDuplicate(id: id, key: key, in: sent, hints: hints, otherKeysASCII: otherKeysASCII) { return nil }
                 }
                 skipWhitespace()
                 guard i < buf.count, buf[i] == UInt8(ascii: ":") else { return nil }
@@ -58,6 +60,24 @@ extension JSONParserCore {
         }
         skipWhitespace()
         return i == buf.count ? sent : nil
+    }
+
+    /// Whether the key of a member (an id's index `id`, or an other key's `key`) is one of the
+    /// members' before it. Two ids matched in order are distinct, so an id is compared only with
+    /// the other keys; two ASCII keys of different lengths are unequal (Swift's canonical
+    /// equivalence relates different byte counts only beyond ASCII), so most pairs cost no
+    /// `String` comparison (on 32-bit WebAssembly, each one copied both strings' storage).
+    private func isDuplicate(id: Int32, key: Int32, in sent: SentMembers, hints: KeyHints.View, otherKeysASCII: UInt8) -> Bool {
+        let name = id >= 0 ? hints.id(Int(id)) : sent.keys[Int(key)]
+        let nameASCII = id >= 0 ? hints.isASCII(Int(id)) : otherKeysASCII & (1 &<< UInt8(truncatingIfNeeded: key)) != 0
+        let length = name.utf8.count
+        for m in sent.members where id < 0 || m.id < 0 {
+            let ascii = m.id >= 0 ? hints.isASCII(Int(m.id)) : otherKeysASCII & (1 &<< UInt8(truncatingIfNeeded: m.key)) != 0
+            let other = m.id >= 0 ? hints.id(Int(m.id)) : sent.keys[Int(m.key)]
+            if nameASCII && ascii && other.utf8.count != length { continue }
+            if other == name { return true }
+        }
+        return false
     }
 
     /// The member whose value starts at `i` (not at the end), with `i` past it; nil where
