@@ -124,7 +124,7 @@ extension Form {
     ) throws(FormRequestError) -> FormAnswer {
         var o = options(for: locale)
         o.remoteVerdicts = remote
-        let evaluation = try Evaluation.of(plan: loaded.plan, values, sentJSON: sentJSON, mode: .validate, options: o)
+        let evaluation = try Evaluation.of(plan: loaded.plan, consume values, sentJSON: sentJSON, mode: .validate, options: o)
         // An error entry is ~120-200 bytes: reserving for them spares an invalid answer the
         // buffer's regrowth (a copy and a second allocation).
         let json = JSONWriter.array(reservingCapacity: capacity + 192 * evaluation.errors.count) { w in
@@ -181,7 +181,7 @@ extension Form {
         var o = options(for: locale)
         o.remoteVerdicts = remote
         let evaluation = try Evaluation.of(
-            plan: loaded.plan, values, sentJSON: sentJSON, changed: changed, mode: .evaluate, options: o)
+            plan: loaded.plan, consume values, sentJSON: sentJSON, changed: changed, mode: .evaluate, options: o)
         let json = JSONWriter.array(reservingCapacity: capacity + 192 * evaluation.errors.count) { w in
             evaluation.evaluateResponse(head: loaded.answerHead, form: loaded.id, version: loaded.version, previous: snapshot, into: &w)
         }

@@ -35,7 +35,7 @@ extension Evaluation {
         guard submitted.isSent, plan.rowSections.isEmpty else {
             return try of(plan: plan, values: submitted.asObject, sentJSON: sentJSON, changed: changed, mode: mode, options: options)
         }
-        return Evaluation(plan: plan, submitted: submitted, sentJSON: sentJSON, changed: changed, mode: mode, options: options)
+        return Evaluation(plan: plan, submitted: consume submitted, sentJSON: sentJSON, changed: changed, mode: mode, options: options)
     }
 
     @inline(__always)
