@@ -109,9 +109,10 @@ extension Form {
     public func validateAnswer(
         _ submission: FormSubmission, locale: SupportedLocale? = nil, remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 512
     ) throws(FormRequestError) -> FormAnswer {
-        try submission.json.withUnsafeBufferPointer { (json) throws(FormRequestError) in
+        try submission.withStorage { (json, members, decoded, keys) throws(FormRequestError) in
             try validateAnswer(
-                submitted(submission, json), sentJSON: json, locale: locale, remote: remote, reservingCapacity: capacity)
+                submitted(submission, json, members, decoded, keys), sentJSON: json, locale: locale, remote: remote,
+                reservingCapacity: capacity)
         }
     }
 
@@ -155,9 +156,9 @@ extension Form {
         _ submission: FormSubmission, changed: [String] = [], previous: PreviousState = .notSent, locale: SupportedLocale? = nil,
         remote: RemoteVerdicts? = nil, reservingCapacity capacity: Int = 1024
     ) throws(FormRequestError) -> FormAnswer {
-        try submission.json.withUnsafeBufferPointer { (json) throws(FormRequestError) in
+        try submission.withStorage { (json, members, decoded, keys) throws(FormRequestError) in
             try evaluateAnswer(
-                submitted(submission, json), sentJSON: json, changed: changed, previous: previous, locale: locale, remote: remote,
+                submitted(submission, json, members, decoded, keys), sentJSON: json, changed: changed, previous: previous, locale: locale, remote: remote,
                 reservingCapacity: capacity)
         }
     }
@@ -191,10 +192,13 @@ extension Form {
     /// A submission's members as this form's evaluation reads them: in place when they were
     /// read with this form's key hints (from `json`, its bytes), else its values (another
     /// form's submission).
-    private func submitted(_ submission: FormSubmission, _ json: UnsafeBufferPointer<UInt8>) -> SubmittedValues {
+    /// The buffers are `submission`'s (`FormSubmission.withStorage`): valid only while it is.
+    private func submitted(
+        _ submission: FormSubmission, _ json: UnsafeBufferPointer<UInt8>, _ members: UnsafeBufferPointer<SentMembers.Member>,
+        _ decoded: UnsafeBufferPointer<JSONValue>, _ keys: UnsafeBufferPointer<String>
+    ) -> SubmittedValues {
         if let hints = submission.hints, hints === loaded.plan.staticSlotMap.submissionKeys {
-            return SubmittedValues(
-                sent: submission.sentMembers, decoded: submission.sentDecoded, keys: submission.sentKeys, ids: hints.view, bytes: json)
+            return SubmittedValues(sent: members, decoded: decoded, keys: keys, ids: hints.view, bytes: json)
         }
         return SubmittedValues(submission.values)
     }

@@ -15,8 +15,25 @@ public struct FormSubmission: Sendable {
     /// The values, as `Form.values(json:)` decodes them.
     public var values: FormValues {
         guard let hints else { return decoded }
-        return json.withUnsafeBufferPointer {
-            SentMembers.object(sentMembers, decoded: sentDecoded, keys: sentKeys, ids: hints.view, bytes: $0)
+        return withStorage { json, members, decoded, keys in
+            SentMembers.object(members, decoded: decoded, keys: keys, ids: hints.view, bytes: json)
+        }
+    }
+
+    /// Calls `body` with the bytes, and the members, decoded values and keys read in place (empty
+    /// for a decoded submission), valid only inside `body`.
+    @inline(__always) func withStorage<R, E: Error>(
+        _ body: (
+            _ json: UnsafeBufferPointer<UInt8>, _ members: UnsafeBufferPointer<SentMembers.Member>,
+            _ decoded: UnsafeBufferPointer<JSONValue>, _ keys: UnsafeBufferPointer<String>
+        ) throws(E) -> R
+    ) throws(E) -> R {
+        try json.withUnsafeBufferPointer { (json) throws(E) in
+            try sentMembers.withUnsafeBufferPointer { (members) throws(E) in
+                try sentDecoded.withUnsafeBufferPointer { (decoded) throws(E) in
+                    try sentKeys.withUnsafeBufferPointer { (keys) throws(E) in try body(json, members, decoded, keys) }
+                }
+            }
         }
     }
     /// The values of a submission decoded as an object (empty when it was read in place).

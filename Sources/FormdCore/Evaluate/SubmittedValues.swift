@@ -4,10 +4,12 @@
 /// place leaves `object` empty, and makes a member's `String` only when it is read as a value.
 struct SubmittedValues {
     let object: JSONObject
-    /// For a submission read in place: its members, its decoded values, its keys' ids, the bytes.
-    let sent: [SentMembers.Member]
-    let decoded: [JSONValue]
-    let keys: [String]
+    /// For a submission read in place: its members, its decoded values, its keys' ids, the bytes,
+    /// all in its `FormSubmission`'s storage, which outlives the evaluation (`FormSubmission.
+    /// withStorage`): held as arrays, they were retained and released with every copy.
+    nonisolated(unsafe) let sent: UnsafeBufferPointer<SentMembers.Member>
+    nonisolated(unsafe) let decoded: UnsafeBufferPointer<JSONValue>
+    nonisolated(unsafe) let keys: UnsafeBufferPointer<String>
     let ids: KeyHints.View?
     nonisolated(unsafe) let bytes: UnsafeBufferPointer<UInt8>
     /// Whether the members were read in place (`sent`).
@@ -15,16 +17,19 @@ struct SubmittedValues {
 
     init(_ object: JSONObject) {
         self.object = object
-        sent = []
-        decoded = []
-        keys = []
+        sent = UnsafeBufferPointer(start: nil, count: 0)
+        decoded = UnsafeBufferPointer(start: nil, count: 0)
+        keys = UnsafeBufferPointer(start: nil, count: 0)
         ids = nil
         bytes = UnsafeBufferPointer(start: nil, count: 0)
         isSent = false
     }
 
     /// Members read in place from `bytes`, with the keys' `ids`.
-    init(sent: [SentMembers.Member], decoded: [JSONValue], keys: [String], ids: KeyHints.View, bytes: UnsafeBufferPointer<UInt8>) {
+    init(
+        sent: UnsafeBufferPointer<SentMembers.Member>, decoded: UnsafeBufferPointer<JSONValue>, keys: UnsafeBufferPointer<String>,
+        ids: KeyHints.View, bytes: UnsafeBufferPointer<UInt8>
+    ) {
         object = JSONObject()
         self.sent = sent
         self.decoded = decoded

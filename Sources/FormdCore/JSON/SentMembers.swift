@@ -33,7 +33,7 @@ package struct SentMembers: Sendable {
 
     /// `member`'s value, made from `bytes` (the bytes scanned) unless in `decoded`.
     @inline(__always)
-    static func value(_ member: Member, decoded: [JSONValue], bytes: UnsafeBufferPointer<UInt8>) -> JSONValue {
+    static func value(_ member: Member, decoded: UnsafeBufferPointer<JSONValue>, bytes: UnsafeBufferPointer<UInt8>) -> JSONValue {
         let start = Int(member.textStart)
         let count = Int(member.textCount)
         switch member.kind {
@@ -52,7 +52,8 @@ package struct SentMembers: Sendable {
 
     /// The object decoding the bytes gives (`Form.values(json:)`), with `ids` the keys' ids.
     static func object(
-        _ members: [Member], decoded: [JSONValue], keys: [String], ids: KeyHints.View, bytes: UnsafeBufferPointer<UInt8>
+        _ members: UnsafeBufferPointer<Member>, decoded: UnsafeBufferPointer<JSONValue>, keys: UnsafeBufferPointer<String>, ids: KeyHints.View,
+        bytes: UnsafeBufferPointer<UInt8>
     ) -> JSONObject {
         var out: [JSONObject.Member] = []
         out.reserveCapacity(members.count)
