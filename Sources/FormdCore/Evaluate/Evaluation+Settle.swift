@@ -26,7 +26,7 @@ extension Evaluation {
         while true {
             round += 1
             // In the last allowed round, keep the values to name formula fields that kept changing.
-            let valuesBefore = round >= maxRounds ? cells : nil
+            let valuesBefore = round >= maxRounds ? Array(cells) : nil
             var formulasChanged = false
             if formulasDirty {
                 var targetInputChanged = false

@@ -38,7 +38,9 @@ package struct Evaluation: ~Copyable, Sendable {
     // Per field slot.
     /// Each slot's value and where it is: one array of records, not three arrays, so that a
     /// request allocates, fills and frees one block for them. Read a value through `value(_:)`.
-    var cells: [Cell]
+    /// In memory the evaluation owns (`CellMemory`).
+    var cells: UnsafeMutableBufferPointer<Cell> { cellMemory.cells }
+    var cellMemory: CellMemory
 
     struct Cell {
         /// The slot's value when `origin` is `.stored`.
@@ -48,17 +50,6 @@ package struct Evaluation: ~Copyable, Sendable {
         /// submission several times over.
         var member: Int32 = -1
         var origin: ValueOrigin = .stored
-
-        /// `count` empty cells, appended to reserved room: filling through `repeatElement`
-        /// copied every cell through the value's copy function, and
-        /// `Array(unsafeUninitializedCapacity:)` allocates through the standard library's
-        /// unspecialized path (a run-time look-up of the storage type, some 450 instructions).
-        static func empty(count: Int) -> [Cell] {
-            var cells: [Cell] = []
-            cells.reserveCapacity(count)
-            for _ in 0..<count { cells.append(Cell()) }
-            return cells
-        }
     }
     /// Slots a `clear` target emptied: empty until a value target clears one (evaluate only).
     var cleared: [Bool] = []
@@ -168,8 +159,8 @@ package struct Evaluation: ~Copyable, Sendable {
         let staticCount = plan.staticSlotMap.fields.count
         var instanceSets: [Set<Int>] = plan.templates.isEmpty ? [] : Array(repeating: [], count: plan.templates.count)
         var pending: [(member: Int, template: Int, index: Int, attr: Int)] = []
-        cells = Cell.empty(count: staticCount)
-        placedMembers = Self.place(submission, plan: plan, cells: &cells, instanceSets: &instanceSets, pending: &pending)
+        cellMemory = CellMemory(count: staticCount)
+        placedMembers = Self.place(submission, plan: plan, cells: cellMemory.cells, instanceSets: &instanceSets, pending: &pending)
         // Instances past the section's `max_instances`, or past the engine's cap when it has none,
         // are refused before anything is evaluated (SEMANTICS §7, §11): the first ones by index
         // are kept, the count sent is remembered for the `max_instances` error, and the keys of
@@ -192,7 +183,7 @@ package struct Evaluation: ~Copyable, Sendable {
             slotMap = plan.staticSlotMap
         }
         let n = slotMap.fields.count
-        if n > staticCount { cells.append(contentsOf: repeatElement(Cell(), count: n - staticCount)) }
+        cellMemory.grow(to: n)
         for p in pending {
             guard let o = slotMap.ordinal(template: p.template, instance: p.index) else {
                 overLimitMembers.append(Int32(p.member))
@@ -201,8 +192,8 @@ package struct Evaluation: ~Copyable, Sendable {
             let slot = slotMap.instanceBase[p.template][o] + p.attr
             // A key may name the same slot twice only through different spellings of n
             // (`items[1]`, `items[01]`): the first wins, the other is dropped as unknown.
-            if cells[slot].member < 0 {
-                cells[slot].member = Int32(p.member)
+            if cellMemory.cells[slot].member < 0 {
+                cellMemory.cells[slot].member = Int32(p.member)
                 placedMembers += 1
             }
         }
@@ -216,7 +207,7 @@ package struct Evaluation: ~Copyable, Sendable {
         flagMemory = flags
 
         // 2. Coerce, defaults.
-        Self.coerce(submission, plan: plan, slotMap: slotMap, sentJSON: sentJSON, cells: &cells)
+        Self.coerce(submission, plan: plan, slotMap: slotMap, sentJSON: sentJSON, cells: cellMemory.cells)
 
         // 3. Value targets of `changed` (SEMANTICS §5.2), before formulas.
         if mode == .evaluate {
@@ -237,77 +228,71 @@ package struct Evaluation: ~Copyable, Sendable {
     /// initializer, the two loops were miscompiled (a release of memory never written, in release
     /// builds).
     private static func place(
-        _ submitted: SubmittedValues, plan: FormPlan, cells: inout [Cell], instanceSets: inout [Set<Int>],
+        _ submitted: SubmittedValues, plan: FormPlan, cells: UnsafeMutableBufferPointer<Cell>, instanceSets: inout [Set<Int>],
         pending: inout [(member: Int, template: Int, index: Int, attr: Int)]
     ) -> Int {
-        // Through the cells' buffer: an `inout` array is checked for uniqueness at every write.
-        cells.withUnsafeMutableBufferPointer { cells in
-            var placed = 0
-            var next = 0  // the static field the next key most likely names
-            let staticCount = cells.count
-            if submitted.isSent {
-                // Read in place with this plan's hints: a key with a hint names that id's slot.
-                for m in submitted.sent.indices {
-                    let h = Int(submitted.sent[m].id)
-                    guard h >= 0 && h < staticCount else {
-                        if route(m, key: submitted.key(m), plan: plan, next: &next, cells: cells, instanceSets: &instanceSets, pending: &pending) {
-                            placed += 1
-                        }
-                        continue
-                    }
-                    if cells[h].member < 0 {
-                        cells[h].member = Int32(m)
-                        placed += 1
-                    }
-                }
-                return placed
-            }
-            // By index, reading only the key: `for member in values.members` copied each member,
-            // retaining (and so fetching from memory) every submitted string value.
-            let members = submitted.object.members
-            let staticIDs = plan.staticSlotMap.submissionKeys.view
-            for m in members.indices {
-                // A key the parser matched with a static id names that id's slot; the check makes a
-                // hint from another form's parse harmless (identical strings compare in one step).
-                let h = Int(members[m].hint)
-                if h >= 0 && h < staticCount && staticIDs.id(h) == members[m].key {
-                    if cells[h].member < 0 {
-                        cells[h].member = Int32(m)
+        var placed = 0
+        var next = 0  // the static field the next key most likely names
+        let staticCount = cells.count
+        if submitted.isSent {
+            // Read in place with this plan's hints: a key with a hint names that id's slot.
+            for m in submitted.sent.indices {
+                let h = Int(submitted.sent[m].id)
+                guard h >= 0 && h < staticCount else {
+                    if route(m, key: submitted.key(m), plan: plan, next: &next, cells: cells, instanceSets: &instanceSets, pending: &pending) {
                         placed += 1
                     }
                     continue
                 }
-                if route(m, key: members[m].key, plan: plan, next: &next, cells: cells, instanceSets: &instanceSets, pending: &pending) {
+                if cells[h].member < 0 {
+                    cells[h].member = Int32(m)
                     placed += 1
                 }
             }
             return placed
         }
+        // By index, reading only the key: `for member in values.members` copied each member,
+        // retaining (and so fetching from memory) every submitted string value.
+        let members = submitted.object.members
+        let staticIDs = plan.staticSlotMap.submissionKeys.view
+        for m in members.indices {
+            // A key the parser matched with a static id names that id's slot; the check makes a
+            // hint from another form's parse harmless (identical strings compare in one step).
+            let h = Int(members[m].hint)
+            if h >= 0 && h < staticCount && staticIDs.id(h) == members[m].key {
+                if cells[h].member < 0 {
+                    cells[h].member = Int32(m)
+                    placed += 1
+                }
+                continue
+            }
+            if route(m, key: members[m].key, plan: plan, next: &next, cells: cells, instanceSets: &instanceSets, pending: &pending) {
+                placed += 1
+            }
+        }
+        return placed
     }
 
     /// Coerces each placed member to its field's kind, and gives fields without one their
-    /// default (SEMANTICS §2). Through the cells' buffer, as `place`: writing an `inout` array
-    /// checked its uniqueness at every slot.
+    /// default (SEMANTICS §2).
     private static func coerce(
         _ submission: SubmittedValues, plan: FormPlan, slotMap: SlotMap, sentJSON: UnsafeBufferPointer<UInt8>?,
-        cells: inout [Cell]
+        cells: UnsafeMutableBufferPointer<Cell>
     ) {
-        cells.withUnsafeMutableBufferPointer { cells in
-            for s in cells.indices {
-                let flags = slotMap.fields[s].flags
-                guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
-                let m = Int(cells[s].member)
-                guard m >= 0 else {
-                    if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
-                    continue
-                }
-                let ref = slotMap.fields[s].spec
-                switch coerced(m, ref, submission, plan: plan, sentJSON: sentJSON) {
-                case .asSent: cells[s].origin = .sent
-                case .value(let c): cells[s].stored = c
-                case .invalid: cells[s].origin = .invalid
-                case .none: if flags.contains(.hasDefault) { cells[s].stored = plan.spec(ref).defaultValue }
-                }
+        for s in cells.indices {
+            let flags = slotMap.fields[s].flags
+            guard flags.contains(.holdsValue), !flags.contains(.hasFormula) else { continue }
+            let m = Int(cells[s].member)
+            guard m >= 0 else {
+                if flags.contains(.hasDefault) { cells[s].stored = plan.spec(slotMap.fields[s].spec).defaultValue }
+                continue
+            }
+            let ref = slotMap.fields[s].spec
+            switch coerced(m, ref, submission, plan: plan, sentJSON: sentJSON) {
+            case .asSent: cells[s].origin = .sent
+            case .value(let c): cells[s].stored = c
+            case .invalid: cells[s].origin = .invalid
+            case .none: if flags.contains(.hasDefault) { cells[s].stored = plan.spec(ref).defaultValue }
             }
         }
     }
