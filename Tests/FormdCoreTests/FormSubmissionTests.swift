@@ -26,7 +26,12 @@ import Testing
          {"id": "phone_number", "title": "Phone", "type": "text", "validations": {"format": "^[0-9]{4,8}$"}},
          {"id": "until", "title": "Until", "type": "date", "validations": {"compare_to": "day", "compare_rule": ">="}},
          {"id": "unit", "title": "Unit", "type": "segment", "values": [{"id": "\u212A", "title": "Kelvin sign"}, {"id": "kg", "title": "kg"}, {"id": 3, "title": "Three"}]},
-         {"id": "size", "title": "Size", "type": "select", "values": [{"id": "s", "title": "S"}, {"id": "m", "title": "M"}, {"id": "", "title": "None"}, {"id": "xl", "title": "XL"}]},
+         {"id": "size", "title": "Size", "type": "select", "values": [{"id": "s", "title": "S"}, {"id": "m", "title": "M"}, {"id": "", "title": "None"}, {"id": "xl", "title": "XL",
+          "targets": [{"id": "plan", "type": "field", "action": "update", "target_value": "pro"}]}]},
+         {"id": "plan", "title": "Plan", "type": "select", "values": [
+           {"id": "basic", "title": "Basic", "value": 10, "targets": [{"id": "code", "type": "field", "action": "hide"}]},
+           {"id": "pro", "title": "Pro", "value": 25.5}, {"id": 7, "title": "Seven", "value": 3}]},
+         {"id": "price", "title": "Price", "type": "float", "formula": "plan * 2"},
          {"id": "before", "title": "Before", "type": "date", "validations": {"compare_to": "note", "compare_rule": "<"}},
          {"id": "sum", "title": "Sum", "type": "float", "formula": "n + x"}]},
        {"id": "lines", "type": "dynamic", "max_instances": 3, "fields": null}]}],
@@ -47,7 +52,10 @@ import Testing
                     with: ""
                 ).utf8))
 
-    static let keys = ["name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "until", "before", "unit", "size", "lines[1].item", "other"]
+    static let keys = [
+        "name", "note", "mail", "code", "n", "x", "on", "pick", "day", "sum", "phone_number", "until", "before", "unit", "size", "plan",
+        "price", "lines[1].item", "other",
+    ]
 
     static let values = [
         #""Ada""#, #""Ad\u0061""#, #""é ü""#, #""line\nbreak""#, #""q\"uote""#, #""\/slash""#, #""""#, #""   ""#,
@@ -58,6 +66,9 @@ import Testing
         #""not-an-email""#, #""a@b""#, #"" Ada""#, #""\tAda""#, #""2025-2-28""#, #""2025-03-01""#, #""2024-12-31""#,
         // Options found by their bytes, and those that are not: `K` is canonically the Kelvin sign.
         #""K""#, "\"\u{212A}\"", #""kg""#, #""kg ""#, #""3""#, #""m""#, #""xl""#, #""M""#,
+        // Options found by their bytes whose index the evaluation keeps (`Evaluation.Cell.option`)
+        // for targets and formulas, and an option with a number for its id, sent as a string.
+        #""basic""#, #""pro""#, #""7""#, "7", #""Pro""#,
         // Lengths counted from the bytes (UTF-16 units: two for a scalar past U+FFFF).
         #""😀😀😀😀""#, #""😀😀😀😀😀😀😀""#, #""éééééééééééé""#, #""ééééééééééééé""#, #""12 34""#, #""1234""#, #""abé""#,
         // Numbers read in the body by the numeric checks and formulas (`sentReadingBytes`).
@@ -106,6 +117,32 @@ import Testing
         // Both paths are compared: submissions read in place (keys in the form's order, a few
         // others) and decoded ones.
         #expect(readInPlace > 3_000 && compared - readInPlace > 300, "\(readInPlace) of \(compared) read in place")
+    }
+
+    /// A select's option found by its bytes is kept by index (`Evaluation.Cell.option`): its
+    /// targets and its number in a formula are those of the option the value names, and a value
+    /// target that sets the field again replaces the index.
+    @Test func optionsFoundByTheirBytes() throws {
+        func answer(_ json: String, changed: [String]? = nil) throws -> String {
+            let submission = try Self.flatForm.submission(fromJSON: Array(json.utf8))
+            #expect(submission.isReadInPlace, "\(json)")
+            let bytes =
+                try changed.map { try Self.flatForm.evaluateAnswer(submission, changed: $0).json }
+                ?? Self.flatForm.validateAnswer(submission).json
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let basic = try answer(#"{"code": "s3cret", "plan": "basic"}"#)
+        #expect(basic.contains(#""plan":"basic","price":20"#) && basic.contains(#""hidden":["code"]"#), "\(basic)")
+        let pro = try answer(#"{"code": "s3cret", "plan": "pro"}"#)
+        #expect(pro.contains(#""plan":"pro","price":51"#) && pro.contains(#""hidden":[]"#), "\(pro)")
+        // A number for an id: the value is the number, sent as a string or not.
+        for sent in [#""7""#, "7"] {
+            let seven = try answer(#"{"plan": "# + sent + "}")
+            #expect(seven.contains(#""plan":7,"price":6"#), "\(seven)")
+        }
+        // `xl` updates `plan` to `pro`: the formula reads the new option, not the one sent.
+        let updated = try answer(#"{"code": "s3cret", "size": "xl", "plan": "basic"}"#, changed: ["size"])
+        #expect(updated.contains(#""plan":"pro""#) && updated.contains(#""price":51"#) && !updated.contains(#""hidden":["code"]"#), "\(updated)")
     }
 
     /// Which submissions are read in place (`SentMembers`) and which are decoded: the values and
@@ -184,7 +221,7 @@ import Testing
         let bytes = Array(#"{"name": "Ad\u0061", "note": "é", "n": 1e1, "x": 12.25, "code": "hunter2", "mail": "a@b.no"}"#.utf8)
         let answer = try Self.form.validateAnswer(Self.form.submission(fromJSON: bytes))
         let text = String(decoding: answer.json, as: UTF8.self)
-        #expect(text.contains(#""values":{"name":"Ada","note":"é","mail":"a@b.no","n":"10","x":12.25,"sum":22.25}"#), "\(text)")
+        #expect(text.contains(#""values":{"name":"Ada","note":"é","mail":"a@b.no","n":"10","x":12.25,"price":0,"sum":22.25}"#), "\(text)")
         #expect(!text.contains("hunter2"))
     }
 

@@ -219,6 +219,12 @@ extension Evaluation {
         if use != .text, !flags.contains(.hasOptions), let sent = sentNumber(e, s) {
             return FormNumber.parse(utf8: sent).map { .number($0) } ?? .missing
         }
+        // A select's option the coercion found: its number without the value.
+        if use == .formula && flags.contains(.hasOptions) && e.pointee.cells[s].option >= 0 {
+            let ref = e.pointee.slotMap.fields[s].spec
+            let option = Int(e.pointee.cells[s].option)
+            return Unmanaged.passUnretained(e.pointee.plan)._withUnsafeGuaranteedRef({ $0.optionNumber(at: option, ref) }).map { .number($0) } ?? .missing
+        }
         guard // `value(s)`, spelled out: a method called on `pointee` copies the whole evaluation.
             let v = e.pointee.cells[s].origin == .sent
                 ? e.pointee.submission.value(Int(e.pointee.cells[s].member)) : e.pointee.cells[s].stored

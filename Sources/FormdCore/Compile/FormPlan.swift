@@ -250,28 +250,38 @@ package final class FormPlan: Sendable {
 
     /// `coerce(.string(s), ref)` for a string sent without escapes, from `utf8`, its bytes in the
     /// body, where that is quick (`CoercionRule.coerceSent`; a select's or segment's option by its
-    /// id's bytes, `sentOption`); nil where the string is needed.
-    func coerceSent(utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef) -> Coerced? {
+    /// id's bytes, `sentOption`, its index among the spec's options into `option`); nil where
+    /// the string is needed.
+    @inline(__always)
+    func coerceSent(utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef, option: inout Int32) -> Coerced? {
         let rule = coercers[ref]
         guard rule.kind == .select || rule.kind == .segment else { return rule.coerceSent(utf8: utf8) }
-        return utf8.isEmpty ? Coerced.none : sentOption(utf8, ref, rule)
+        if utf8.isEmpty { return Coerced.none }
+        guard let k = sentOption(utf8, ref, rule) else { return nil }
+        let index = Int32(truncatingIfNeeded: k - Int(optionRanges[ref].lowerBound))
+        // A string id sent as itself is its own canonical value: kept as sent, not copied.
+        if case .string? = optionIDs[k] {
+            option = index
+            return .asSent
+        }
+        guard let id = optionIDs[k] else { return nil }
+        option = index
+        return .value(id)
     }
 
-    /// `coerce(.string(s))` for a select or segment given `s` as bytes read in place: the first
-    /// option whose id is that string (`ValueCoercer.matchOption`'s first rule), found by its
-    /// bytes. Nil when it is not that simple (no such option before an id beyond ASCII, which
+    /// For `coerce(.string(s))` of a select or segment given `s` as bytes read in place: the
+    /// position in `optionIDs` of the first option whose id is that string
+    /// (`ValueCoercer.matchOption`'s first rule), found by its bytes. Nil when it is not that simple (no such option before an id beyond ASCII, which
     /// could equal the string canonically with other bytes; a value that may be blank or that
     /// the formatter changes): the caller coerces the value.
-    private func sentOption(_ utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef, _ rule: CoercionRule) -> Coerced? {
+    private func sentOption(_ utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef, _ rule: CoercionRule) -> Int? {
         guard rule.readsAsWritten(utf8), let base = utf8.baseAddress else { return nil }
         let r = optionRanges[ref]
         for i in Int(r.lowerBound)..<Int(r.upperBound) {
             let span = optionSpans[i]
             if span.start == -2 { return nil }
             guard span.start >= 0, Int(span.count) == utf8.count else { continue }
-            if KeyHints.equal(base, optionText.baseAddress.unsafelyUnwrapped + Int(span.start), utf8.count) {
-                return optionIDs[i].map { .value($0) }
-            }
+            if KeyHints.equal(base, optionText.baseAddress.unsafelyUnwrapped + Int(span.start), utf8.count) { return i }
         }
         return nil
     }
@@ -280,6 +290,11 @@ package final class FormPlan: Sendable {
     @inline(__always) func optionIndex(for value: JSONValue, _ ref: SlotMap.SpecRef) -> Int? {
         let r = optionRanges[ref]
         return optionPosition(of: value, Int(r.lowerBound)..<Int(r.upperBound)).map { $0 - Int(r.lowerBound) }
+    }
+
+    /// The number of the spec's option at `index` (`Evaluation.Cell.option`).
+    @inline(__always) func optionNumber(at index: Int, _ ref: SlotMap.SpecRef) -> FormNumber? {
+        optionNumbers[Int(optionRanges[ref].lowerBound) + index]
     }
 
     /// `spec(ref).option(for: value)?.number`, without visiting the spec.

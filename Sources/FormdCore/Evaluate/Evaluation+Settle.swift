@@ -43,7 +43,9 @@ extension Evaluation {
                     var selected: Int32 = -1
                     // A multiple choice: every chosen option's targets are in force (SEMANTICS §5.2).
                     var chosen: [JSONValue]?
-                    if slotMap.fields[s].flags.contains(.hasOptions) {
+                    if slotMap.fields[s].flags.contains(.hasOptions) && cells[s].option >= 0 {
+                        selected = cells[s].option
+                    } else if slotMap.fields[s].flags.contains(.hasOptions) {
                         guard let v = value(s) else { continue }
                         if case .array(let items) = v {
                             chosen = items
@@ -242,6 +244,7 @@ extension Evaluation {
         // Formula slots never hold the submitted value (they are not coerced): `stored` is theirs.
         if result != cells[s].stored {
             cells[s].stored = result
+            cells[s].option = -1
             let spec = slotMap.fields[s].spec
             if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }

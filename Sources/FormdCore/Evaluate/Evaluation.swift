@@ -49,6 +49,11 @@ package struct Evaluation: ~Copyable, Sendable {
         /// copies: copying the submitted values retained and released every string of a large
         /// submission several times over.
         var member: Int32 = -1
+        /// For a select or segment whose option the coercion found by the sent bytes
+        /// (`FormPlan.coerceSent`): that option's index among the field's options, so that
+        /// targets and formulas need not look for it again by value. -1 otherwise (then they
+        /// find it from the value).
+        var option: Int32 = -1
         var origin: ValueOrigin = .stored
     }
     /// Slots a `clear` target emptied: empty until a value target clears one (evaluate only).
@@ -288,7 +293,7 @@ package struct Evaluation: ~Copyable, Sendable {
                 continue
             }
             let ref = slotMap.fields[s].spec
-            switch coerced(m, ref, submission, plan: plan, sentJSON: sentJSON) {
+            switch coerced(m, ref, submission, plan: plan, sentJSON: sentJSON, option: &cells[s].option) {
             case .asSent: cells[s].origin = .sent
             case .value(let c): cells[s].stored = c
             case .invalid: cells[s].origin = .invalid
@@ -299,15 +304,17 @@ package struct Evaluation: ~Copyable, Sendable {
 
     /// Member `m` coerced for spec `ref`. A string sent without escapes is first coerced from its
     /// bytes in the body: most are kept as sent, without a copy of the value (a retain and a
-    /// release each), and a select's option is found by its bytes.
+    /// release each), and a select's option is found by its bytes (its index into `option`).
     @inline(__always)
     private static func coerced(
-        _ m: Int, _ ref: SlotMap.SpecRef, _ submission: SubmittedValues, plan: FormPlan, sentJSON: UnsafeBufferPointer<UInt8>?
+        _ m: Int, _ ref: SlotMap.SpecRef, _ submission: SubmittedValues, plan: FormPlan, sentJSON: UnsafeBufferPointer<UInt8>?,
+        option: inout Int32
     ) -> Coerced {
         if let json = sentJSON, let base = json.baseAddress, submission.textStart(m) >= 0 {
             let start = Int(submission.textStart(m)), count = Int(submission.textCount(m))
             if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
-                if let c = plan.coerceSent(utf8: UnsafeBufferPointer(start: base + start + 1, count: count - 2), ref) { return c }
+                let utf8 = UnsafeBufferPointer(start: base + start + 1, count: count - 2)
+                if let c = plan.coerceSent(utf8: utf8, ref, option: &option) { return c }
             }
         }
         return plan.coerce(submission.value(m), ref)
@@ -379,6 +386,7 @@ package struct Evaluation: ~Copyable, Sendable {
     @inline(__always) mutating func setValue(_ s: Int, _ v: JSONValue?) {
         cells[s].stored = v
         cells[s].origin = .stored
+        cells[s].option = -1
         let spec = slotMap.fields[s].spec
         if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
     }
