@@ -27,4 +27,33 @@ import Testing
         }
         #expect(decided > 300)
     }
+
+    /// Numbers, `true` and `false`, from their JSON text (`CoercionRule.coerceSentScalar`).
+    @Test func scalarCoercionFromTextIsTheValuesCoercion() throws {
+        let kinds: [FieldKind] = [.text, .email, .date, .select, .float, .number, .count, .switch, .time, .multiSelect]
+        let numbers = [
+            "0", "-0", "7", "-7", "10", "1.5", "-1.5", "1.50", "25000.50", "25000.5", "-0.0", "0.10", "0.0001", "1e3", "1E+2",
+            "-2.5e-3", "100", "123456789012345678", "1234567890123456789", "-123456789012345678", "12345678901234567890123.450",
+            "9" + String(repeating: "0", count: 63), "9" + String(repeating: "0", count: 64), "1." + String(repeating: "5", count: 70),
+        ]
+        var decided = 0
+        for kind in kinds {
+            for formatter in [nil] + InputFormatter.allCases {
+                let rule = CoercionRule(kind: kind, formatter: formatter)
+                for text in numbers + ["true", "false", "null"] {
+                    let value: JSONValue =
+                        switch text {
+                        case "true": .bool(true)
+                        case "false": .bool(false)
+                        case "null": .null
+                        default: .number(JSONNumber(literal: text))
+                        }
+                    guard let fromText = Array(text.utf8).withUnsafeBufferPointer({ rule.coerceSentScalar(utf8: $0) }) else { continue }
+                    decided += 1
+                    #expect(fromText == rule.coerce(value, options: []), "\(kind) \(String(describing: formatter)) \(text)")
+                }
+            }
+        }
+        #expect(decided > 100)
+    }
 }

@@ -269,6 +269,12 @@ package final class FormPlan: Sendable {
         return .value(id)
     }
 
+    /// `coerce(value, ref)` for a number, `true` or `false` sent as `utf8`, its text in the body,
+    /// where the bytes decide it (`CoercionRule.coerceSentScalar`); nil where the value is needed.
+    @inline(__always) func coerceSentScalar(utf8: UnsafeBufferPointer<UInt8>, _ ref: SlotMap.SpecRef) -> Coerced? {
+        coercers[ref].coerceSentScalar(utf8: utf8)
+    }
+
     /// For `coerce(.string(s))` of a select or segment given `s` as bytes read in place: the
     /// position in `optionIDs` of the first option whose id is that string
     /// (`ValueCoercer.matchOption`'s first rule), found by its bytes. Nil when it is not that simple (no such option before an id beyond ASCII, which

@@ -302,9 +302,10 @@ package struct Evaluation: ~Copyable, Sendable {
         }
     }
 
-    /// Member `m` coerced for spec `ref`. A string sent without escapes is first coerced from its
-    /// bytes in the body: most are kept as sent, without a copy of the value (a retain and a
-    /// release each), and a select's option is found by its bytes (its index into `option`).
+    /// Member `m` coerced for spec `ref`. A string sent without escapes, a number and a boolean
+    /// are first coerced from their bytes in the body: most are kept as sent, without a copy of
+    /// the value (a retain and a release each), and a select's option is found by its bytes (its
+    /// index into `option`).
     @inline(__always)
     private static func coerced(
         _ m: Int, _ ref: SlotMap.SpecRef, _ submission: SubmittedValues, plan: FormPlan, sentJSON: UnsafeBufferPointer<UInt8>?,
@@ -315,6 +316,9 @@ package struct Evaluation: ~Copyable, Sendable {
             if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
                 let utf8 = UnsafeBufferPointer(start: base + start + 1, count: count - 2)
                 if let c = plan.coerceSent(utf8: utf8, ref, option: &option) { return c }
+            } else if count >= 1, start &+ count <= json.count, base[start] != UInt8(ascii: "\"") {
+                // A number, `true`, `false` or `null` (the text of no other value is recorded).
+                if let c = plan.coerceSentScalar(utf8: UnsafeBufferPointer(start: base + start, count: count), ref) { return c }
             }
         }
         return plan.coerce(submission.value(m), ref)

@@ -77,6 +77,28 @@ struct CoercionRule: Sendable {
         }
     }
 
+    /// `coerce(value)` for a number, `true` or `false` sent as `utf8` (its JSON text in the
+    /// submission), decided from the bytes for the kinds that usually keep it: a float or a
+    /// count written canonically is kept as sent, a float in plain digits is made canonical
+    /// (`25000.50` -> `25000.5`), a switch keeps `true` and `false`. Nil otherwise: the value is
+    /// made and coerced.
+    func coerceSentScalar(utf8: UnsafeBufferPointer<UInt8>) -> Coerced? {
+        guard let first = utf8.first else { return nil }
+        switch kind {
+        case .float:
+            guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 else { return nil }
+            if DecimalText.canonicalShape(utf8: utf8) != nil { return .asSent }
+            return DecimalText.canonicalPlain(bytes: utf8).map { .value(.number(JSONNumber(literal: $0))) }
+        case .count:
+            guard let shape = DecimalText.canonicalShape(utf8: utf8), !shape.fraction, shape.digits <= 18 else { return nil }
+            return .asSent
+        case .switch:
+            return first == UInt8(ascii: "t") || first == UInt8(ascii: "f") ? .asSent : nil
+        default:
+            return nil
+        }
+    }
+
     /// Whether the non-empty string these bytes are is decided by its bytes as they are: it is
     /// not blank (its first byte is printable ASCII) and the formatter removes nothing from it.
     @inline(__always) func readsAsWritten(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
