@@ -74,6 +74,9 @@ import Testing
         // Numbers read in the body by the numeric checks and formulas (`sentReadingBytes`).
         #"" 12 ""#, #""-3""#, #""0.0""#, #""1e2""#, #""150""#, "150", "99.999", "100.0001", "-0.0", "1E+2",
         #""12345678901234567890123""#, "0.000000000000000000000000000000000001",
+        // Plain numbers stored canonical, read as sent by checks and formulas (`Cell.sentNumber`).
+        "25000.50", "99.9990", "100.000", "-0.50", "007.50", "150.0000000000000000000000000000000000000000000000",
+        "1.23456789012345678901234567890123456789012345670",
     ]
 
     static func submission(_ rng: inout SplitMix64) -> [UInt8] {

@@ -253,10 +253,10 @@ extension Evaluation {
         }
     }
 
-    /// Slot `s`'s number kept as sent, as written in the body (`sentReadingBytes`, spelled out on
-    /// the pointer for the reason `operand` gives).
+    /// Slot `s`'s number kept as sent or stored canonical, as written in the body
+    /// (`sentReadingBytes`, spelled out on the pointer for the reason `operand` gives).
     @inline(__always) private static func sentNumber(_ e: UnsafePointer<Evaluation>, _ s: Int) -> UnsafeBufferPointer<UInt8>? {
-        guard e.pointee.cells[s].origin == .sent, let json = e.pointee.sentJSON, let base = json.baseAddress else { return nil }
+        guard e.pointee.cells[s].origin == .sent || e.pointee.cells[s].sentNumber, let json = e.pointee.sentJSON, let base = json.baseAddress else { return nil }
         let m = Int(e.pointee.cells[s].member)
         let start = Int(e.pointee.submission.textStart(m))
         let count = Int(e.pointee.submission.textCount(m))

@@ -245,6 +245,7 @@ extension Evaluation {
         if result != cells[s].stored {
             cells[s].stored = result
             cells[s].option = -1
+            cells[s].sentNumber = false
             let spec = slotMap.fields[s].spec
             if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
             if !flags.isDisjoint(with: [.conditionInput, .hasStructuralTargets]) { targetInputChanged = true }

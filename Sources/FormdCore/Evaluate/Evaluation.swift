@@ -55,6 +55,10 @@ package struct Evaluation: ~Copyable, Sendable {
         /// find it from the value).
         var option: Int32 = -1
         var origin: ValueOrigin = .stored
+        /// `stored` is the canonical text of the plain number sent (`25000.50` stored as
+        /// `25000.5`, `CoercionRule.coerceSentScalar`): the same number, which numeric checks
+        /// and formulas read from the body (`sentReadingBytes`), not from the stored text.
+        var sentNumber = false
     }
     /// Slots a `clear` target emptied: empty until a value target clears one (evaluate only).
     var cleared: [Bool] = []
@@ -293,7 +297,7 @@ package struct Evaluation: ~Copyable, Sendable {
                 continue
             }
             let ref = slotMap.fields[s].spec
-            switch coerced(m, ref, submission, plan: plan, sentJSON: sentJSON, option: &cells[s].option) {
+            switch coerced(m, ref, submission, plan: plan, sentJSON: sentJSON, cell: cells.baseAddress.unsafelyUnwrapped + s) {
             case .asSent: cells[s].origin = .sent
             case .value(let c): cells[s].stored = c
             case .invalid: cells[s].origin = .invalid
@@ -305,20 +309,23 @@ package struct Evaluation: ~Copyable, Sendable {
     /// Member `m` coerced for spec `ref`. A string sent without escapes, a number and a boolean
     /// are first coerced from their bytes in the body: most are kept as sent, without a copy of
     /// the value (a retain and a release each), and a select's option is found by its bytes (its
-    /// index into `option`).
+    /// index into the cell's `option`).
     @inline(__always)
     private static func coerced(
         _ m: Int, _ ref: SlotMap.SpecRef, _ submission: SubmittedValues, plan: FormPlan, sentJSON: UnsafeBufferPointer<UInt8>?,
-        option: inout Int32
+        cell: UnsafeMutablePointer<Cell>
     ) -> Coerced {
         if let json = sentJSON, let base = json.baseAddress, submission.textStart(m) >= 0 {
             let start = Int(submission.textStart(m)), count = Int(submission.textCount(m))
             if count >= 2, start &+ count <= json.count, base[start] == UInt8(ascii: "\"") {
                 let utf8 = UnsafeBufferPointer(start: base + start + 1, count: count - 2)
-                if let c = plan.coerceSent(utf8: utf8, ref, option: &option) { return c }
+                if let c = plan.coerceSent(utf8: utf8, ref, option: &cell.pointee.option) { return c }
             } else if count >= 1, start &+ count <= json.count, base[start] != UInt8(ascii: "\"") {
                 // A number, `true`, `false` or `null` (the text of no other value is recorded).
-                if let c = plan.coerceSentScalar(utf8: UnsafeBufferPointer(start: base + start, count: count), ref) { return c }
+                if let c = plan.coerceSentScalar(utf8: UnsafeBufferPointer(start: base + start, count: count), ref) {
+                    if case .value = c { cell.pointee.sentNumber = true }
+                    return c
+                }
             }
         }
         return plan.coerce(submission.value(m), ref)
@@ -391,6 +398,7 @@ package struct Evaluation: ~Copyable, Sendable {
         cells[s].stored = v
         cells[s].origin = .stored
         cells[s].option = -1
+        cells[s].sentNumber = false
         let spec = slotMap.fields[s].spec
         if spec.template >= 0 { aggregates?.changed(template: spec.template, attr: spec.index) }
     }

@@ -80,8 +80,8 @@ struct CoercionRule: Sendable {
     /// `coerce(value)` for a number, `true` or `false` sent as `utf8` (its JSON text in the
     /// submission), decided from the bytes for the kinds that usually keep it: a float or a
     /// count written canonically is kept as sent, a float in plain digits is made canonical
-    /// (`25000.50` -> `25000.5`), a switch keeps `true` and `false`. Nil otherwise: the value is
-    /// made and coerced.
+    /// (`25000.50` -> `25000.5`, the only `.value` result: the same number as the text), a switch
+    /// keeps `true` and `false`. Nil otherwise: the value is made and coerced.
     func coerceSentScalar(utf8: UnsafeBufferPointer<UInt8>) -> Coerced? {
         guard let first = utf8.first else { return nil }
         switch kind {

@@ -69,10 +69,11 @@ extension Evaluation: AnswerContent {
     }
 
     /// Slot `s`'s value as its text in the body when it is a number or a string (without escapes)
-    /// kept as sent: a string's bytes between the quotes, a number's as written. Numeric checks
-    /// and formulas read these without making the value.
+    /// kept as sent, or a number stored canonical (`Cell.sentNumber`): a string's bytes between
+    /// the quotes, a number's as written. Numeric checks and formulas read these without making
+    /// the value.
     @inline(__always) func sentReadingBytes(_ s: Int) -> UnsafeBufferPointer<UInt8>? {
-        guard cells[s].origin == .sent, let text = sentText(Int(cells[s].member)), let first = text.first else { return nil }
+        guard cells[s].origin == .sent || cells[s].sentNumber, let text = sentText(Int(cells[s].member)), let first = text.first else { return nil }
         if first == UInt8(ascii: "\"") {
             guard text.count >= 2 else { return nil }
             return UnsafeBufferPointer(rebasing: text[1..<text.count - 1])
