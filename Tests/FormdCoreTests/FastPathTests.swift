@@ -150,6 +150,26 @@ import Testing
         }
     }
 
+    /// `canonicalText` writes its digits through pointers, and at the ends of the range moves
+    /// them over the room it read them from: it must agree with the exact text of every shape.
+    @Test func canonicalTextOfEveryShapeIsTheExactText() {
+        var rng = SplitMix64(seed: 2911)
+        var checked = 0
+        for _ in 0..<4_000 {
+            let digits = Int.random(in: 1...38, using: &rng)
+            var text = Bool.random(using: &rng) ? "-" : ""
+            for k in 0..<digits { text.append(Character(String(k == 0 ? Int.random(in: 1...9, using: &rng) : Int.random(in: 0...9, using: &rng)))) }
+            // Exponents that put the point before, inside and after the digits, to the range's
+            // ends (the last digit no finer than the finest step, 1e-128: nothing is rounded).
+            let exponent = Int.random(in: -128...(165 - digits), using: &rng)
+            text += "e\(exponent)"
+            guard let n = FormNumber.parse(text), let p = DecimalText.parse(text), !n.isZero else { continue }
+            #expect(n.canonicalText == DecimalText.canonical(p), "\(text)")
+            checked += 1
+        }
+        #expect(checked > 3_000)
+    }
+
     @Test func numbersKeptAsSentCoerceAsBefore() throws {
         // count and float fields keep a canonical number as sent; others still canonicalise.
         let def = Engine.fields(#"{"id": "c", "type": "count"}"#, #"{"id": "f", "type": "float"}"#)

@@ -131,52 +131,57 @@ extension FormNumber {
     }
 
     /// Writes `canonicalText` of a non-zero number into `out` (180 bytes); returns its length.
+    /// The digits are written backwards into the end of `out`, then moved into place through
+    /// pointers (through slices of a byte buffer, some 40 instructions a digit).
     private func writeCanonical(into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes
-        let count = withUnsafeMutableBytes(of: &digits) { raw -> Int in
-            var n = 0
-            if high == 0 {
-                var v = low
-                while v != 0 {
-                    raw[39 - n] = UInt8(v % 10) + UInt8(ascii: "0")
-                    n += 1
-                    v /= 10
-                }
-            } else {
-                var v = significand
-                while v != 0 {
-                    let (q, r) = v.quotientAndRemainder(dividingBy: 10)
-                    raw[39 - n] = UInt8(r) + UInt8(ascii: "0")
-                    n += 1
-                    v = q
-                }
+        let o = out.baseAddress.unsafelyUnwrapped
+        // The last 40 bytes hold the digits (at most 39), written from the end.
+        let end = o + 180
+        var first = end
+        if high == 0 {
+            var v = low
+            while v != 0 {
+                let (q, r) = v.quotientAndRemainder(dividingBy: 10)
+                first -= 1
+                first.pointee = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
+                v = q
             }
-            return n
-        }
-        return withUnsafeBytes(of: &digits) { raw -> Int in
-            let written = raw[(40 - count)...]
-            var o = 0
-            func put(_ c: UInt8) { out[o] = c; o += 1 }
-            if isNegative { put(UInt8(ascii: "-")) }
-            let point = count + Int(exponent)   // digits before the decimal point
-            if point <= 0 {
-                put(UInt8(ascii: "0"))
-                put(UInt8(ascii: "."))
-                for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
-                for c in written { put(c) }
-            } else if point >= count {
-                for c in written { put(c) }
-                for _ in 0 ..< (point - count) { put(UInt8(ascii: "0")) }
-            } else {
-                var k = 0
-                for c in written {
-                    if k == point { put(UInt8(ascii: ".")) }
-                    put(c)
-                    k += 1
-                }
+        } else {
+            var v = significand
+            while v != 0 {
+                let (q, r) = v.quotientAndRemainder(dividingBy: 10)
+                first -= 1
+                first.pointee = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
+                v = q
             }
-            return o
         }
+        let count = end - first
+        var k = 0
+        @inline(__always) func put(_ c: UInt8) {
+            o[k] = c
+            k &+= 1
+        }
+        @inline(__always) func copy(_ from: Int, _ to: Int) {
+            for j in from..<to { put(first[j]) }
+        }
+        if isNegative { put(UInt8(ascii: "-")) }
+        let point = count + Int(exponent)  // digits before the decimal point
+        if point <= 0 {
+            // At most "-0." and 127 zeros before the digits: they end before the digits start.
+            put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "."))
+            for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
+            copy(0, count)
+        } else if point >= count {
+            // Up to 165 integer digits: they may reach the digits' room, which is read first.
+            copy(0, count)
+            for _ in 0 ..< (point - count) { put(UInt8(ascii: "0")) }
+        } else {
+            copy(0, point)
+            put(UInt8(ascii: "."))
+            copy(point, count)
+        }
+        return k
     }
 
     private static func isSpace(_ c: UInt8) -> Bool {
