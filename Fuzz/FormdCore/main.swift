@@ -172,7 +172,7 @@ let flatForm: Form = {
       {"id":"l","type":"multi_select","values":[{"id":"p"},{"id":"q"}]},
       {"id":"m","type":"float","validations":{"min_value":0,"max_value":100}},
       {"id":"n","type":"count"},
-      {"id":"o","type":"number","formula":"m + n"},
+      {"id":"o","type":"number","formula":"m + n + j"},
       {"id":"p","type":"switch","targets":[{"id":"a","type":"field","action":"disable"},{"id":"b","type":"field","action":"clear"}]},
       {"id":"q","type":"text","formula":"a b","targets":[{"id":"c","type":"field","action":"show","condition":"$m > 3 && present($a)"}]},
       {"id":"r","type":"text","validations":{"required":"$m > 50"}}]}]}]}
