@@ -202,6 +202,28 @@ import Testing
         for s in edge + Self.strings("ab@. \u{7F}é", count: 20_000, maxLength: 9, seed: 11) {
             #expect(EmailAddress.isValid(s) == Self.referenceEmail(s), "\(s.debugDescription)")
         }
+        // Longer texts, read eight bytes at a time where they can be: mostly letters, so that
+        // whole words pass, with the special bytes at every position of a word.
+        for s in Self.strings("aaaaab@.. \u{7F}\u{1}é", count: 20_000, maxLength: 34, seed: 12) {
+            #expect(EmailAddress.isValid(s) == Self.referenceEmail(s), "\(s.debugDescription)")
+        }
+        // Addresses of every length, valid and then with one byte replaced at every position.
+        var valid = 0
+        for local in 1...20 {
+            for domain in [1, 2, 7, 15] {
+                let address = String(repeating: "l", count: local) + "@" + String(repeating: "d", count: domain) + ".no"
+                valid += EmailAddress.isValid(address) ? 1 : 0
+                for k in 0..<address.utf8.count {
+                    for r in ["@", ".", " ", "\u{7F}", "\u{1}", "é"] {
+                        var chars = Array(address)
+                        chars[k] = Character(r)
+                        let s = String(chars)
+                        #expect(EmailAddress.isValid(s) == Self.referenceEmail(s), "\(s.debugDescription)")
+                    }
+                }
+            }
+        }
+        #expect(valid == 80)
     }
 
     @Test func indexSubstitutionAgreesWithFoundation() {
