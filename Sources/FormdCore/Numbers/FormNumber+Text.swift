@@ -138,16 +138,9 @@ extension FormNumber {
         // The last 40 bytes hold the digits (at most 39), written from the end.
         let end = o + 180
         var first = end
-        if high == 0 {
-            var v = low
-            while v != 0 {
-                let (q, r) = v.quotientAndRemainder(dividingBy: 10)
-                first -= 1
-                first.pointee = UInt8(truncatingIfNeeded: r) &+ UInt8(ascii: "0")
-                v = q
-            }
-        } else {
-            var v = significand
+        // In 64 bits when the significand fits: a 128-bit division by ten is several times slower.
+        func writeDigits<T: FixedWidthInteger & UnsignedInteger>(of value: T) {
+            var v = value
             while v != 0 {
                 let (q, r) = v.quotientAndRemainder(dividingBy: 10)
                 first -= 1
@@ -155,6 +148,7 @@ extension FormNumber {
                 v = q
             }
         }
+        if high == 0 { writeDigits(of: low) } else { writeDigits(of: significand) }
         let count = end - first
         var k = 0
         @inline(__always) func put(_ c: UInt8) {
