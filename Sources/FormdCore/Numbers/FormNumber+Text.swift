@@ -131,8 +131,8 @@ extension FormNumber {
     }
 
     /// Writes `canonicalText` of a non-zero number into `out` (180 bytes); returns its length.
-    /// The digits are written backwards into the end of `out`, then moved into place through
-    /// pointers (through slices of a byte buffer, some 40 instructions a digit).
+    /// The digits are written backwards into the end of `out`, then moved to the front, all
+    /// through pointers: through slices of a byte buffer, a digit cost some 40 instructions.
     private func writeCanonical(into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let o = out.baseAddress.unsafelyUnwrapped
         // The last 40 bytes hold the digits (at most 39), written from the end.
