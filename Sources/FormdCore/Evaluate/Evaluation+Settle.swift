@@ -43,15 +43,17 @@ extension Evaluation {
                     var selected: Int32 = -1
                     // A multiple choice: every chosen option's targets are in force (SEMANTICS §5.2).
                     var chosen: [JSONValue]?
-                    if slotMap.fields[s].flags.contains(.hasOptions) && cells[s].option >= 0 {
-                        selected = cells[s].option
-                    } else if slotMap.fields[s].flags.contains(.hasOptions) {
-                        guard let v = value(s) else { continue }
-                        if case .array(let items) = v {
-                            chosen = items
+                    if slotMap.fields[s].flags.contains(.hasOptions) {
+                        if cells[s].option >= 0 {
+                            selected = cells[s].option  // found by coercion (`Cell.option`)
                         } else {
-                            guard let k = plan.optionIndex(for: v, ref) else { continue }
-                            selected = Int32(k)
+                            guard let v = value(s) else { continue }
+                            if case .array(let items) = v {
+                                chosen = items
+                            } else {
+                                guard let k = plan.optionIndex(for: v, ref) else { continue }
+                                selected = Int32(k)
+                            }
                         }
                     }
                     for e in plan.edgeRanges[ref] {

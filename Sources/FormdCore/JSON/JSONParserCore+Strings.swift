@@ -28,8 +28,7 @@ extension JSONParserCore {
             // Whole words while 8 bytes remain; the first flagged byte of a word is exact
             // (the borrows of the subtractions only run upwards from a flagged byte).
             while end &- j >= 8 {
-                let w = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
-                let flags = Self.specialBytes(w)
+                let flags = Self.specialBytes(ByteWords.load(base + j))
                 if flags == 0 {
                     j &+= 8
                     continue
@@ -74,14 +73,8 @@ extension JSONParserCore {
     /// 0x20 or at least 0x80: exact up to and including the lowest flagged byte.
     @inline(__always)
     static func specialBytes(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let q = w ^ (ones &* 0x22)
-        let bs = w ^ (ones &* 0x5C)
-        let quote = (q &- ones) & ~q
-        let backslash = (bs &- ones) & ~bs
-        let control = (w &- ones &* 0x20) & ~w
-        return (quote | backslash | control | w) & highs
+        ByteWords.equal(w, UInt8(ascii: "\"")) | ByteWords.equal(w, UInt8(ascii: "\\")) | ByteWords.below(w, 0x20)
+            | (w & ByteWords.highs)
     }
 
     /// A String of ASCII bytes, without re-validating them; short ones (the usual keys and

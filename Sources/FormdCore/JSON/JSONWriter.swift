@@ -463,14 +463,7 @@ package struct JSONWriter: ~Copyable {
     /// less than n" and "has a zero byte" tests: exact as to whether one exists, which is all
     /// that is asked; bytes of 0x80 and above never match).
     @inline(__always) static func wordNeedsEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let control = (w &- ones &* 0x20) & ~w
-        let q = w ^ (ones &* 0x22)
-        let quote = (q &- ones) & ~q
-        let b = w ^ (ones &* 0x5C)
-        let backslash = (b &- ones) & ~b
-        return (control | quote | backslash) & highs != 0
+        ByteWords.below(w, 0x20) | ByteWords.equal(w, UInt8(ascii: "\"")) | ByteWords.equal(w, UInt8(ascii: "\\")) != 0
     }
 }
 

@@ -163,10 +163,14 @@ final class FormdProcess: @unchecked Sendable {
 
     func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
 
-    /// The exit status, or nil when the process is still running at the deadline.
+    /// The exit status, or nil when the process is still running at the deadline. Once it has
+    /// exited, also waits (bounded) for both pipes' EOF: the collectors' threads may not yet have
+    /// read the last lines the process wrote, which a test then reads in `text`.
     func waitForExit(timeout: TimeInterval) -> Int32? {
         guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
         exited.signal()  // let later callers see it too
+        stdout.waitForEOF(until: Date() + 5)
+        stderr.waitForEOF(until: Date() + 5)
         return process.terminationStatus
     }
 
@@ -179,8 +183,6 @@ final class FormdProcess: @unchecked Sendable {
             p.signal(SIGKILL)
             throw HarnessError("formd \(arguments.joined(separator: " ")) did not exit within \(timeout) s")
         }
-        p.stdout.waitForEOF(until: Date() + 5)
-        p.stderr.waitForEOF(until: Date() + 5)
         return (status, p.stdout.text, p.stderr.text)
     }
 }

@@ -1,5 +1,6 @@
 /// Bytes read eight at a time (a 64-bit word, little-endian), for the scans every request runs
-/// over submitted strings. Each mask sets the high bit of the bytes it finds; a mask is exact
+/// over submitted and written strings (the parser's strings, the writer's escapes, the e-mail
+/// check). Each mask sets the high bit of the bytes it finds; a mask is exact
 /// at its lowest set byte and says exactly whether any byte is found (a subtraction's borrow
 /// only runs upwards from a byte that is found), but not which bytes above the lowest are.
 enum ByteWords {
