@@ -49,7 +49,7 @@ package final class FormdApplication: @unchecked Sendable {
             maxBatchLines: c.maxBatchLines, maxBatchLineBytes: c.maxBatchLineBytes, maxBatchBytes: c.maxBatchBytes,
             batchSeconds: c.batchSeconds)
         var h = c.http
-        let threads = c.threads(cores: ProcessInfo.processInfo.activeProcessorCount)
+        let threads = c.threads(cores: HTTPServerConfiguration.activeCores)
         h.ioThreads = threads.io
         h.eventQueue = c.eventQueue ?? .platformDefault
         h.handlerMode = threads.workers == 0 ? .inline : .pool(width: threads.workers)

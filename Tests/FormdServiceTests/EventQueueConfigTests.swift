@@ -25,4 +25,19 @@ struct EventQueueConfigTests {
         let bad = try FormdProcess.run(["serve", "--port", "0", "--set", "server.event_queue=kqueue"], directory: folder.url)
         #expect(bad.status == 2 && bad.stderr.contains("server.event_queue") && bad.stderr.contains("dispatch"), "\(bad.stderr)")
     }
+
+    #if os(Linux)
+    /// `auto` threads count the cores the process may run on: started on one CPU (`taskset`, as
+    /// in a one-CPU cpuset), the server runs one loop and one worker, not the machine's count.
+    @Test func autoThreadsFollowTheCPUAffinity() throws {
+        let taskset = "/usr/bin/taskset"
+        try #require(FileManager.default.isExecutableFile(atPath: taskset), "util-linux's taskset")
+        let served = try ServedForms(
+            environment: ["FORMD_SERVER_EVENT_QUEUE": "epoll", "FORMD_LOG_LEVEL": "info"], launcher: [taskset, "-c", "0"])
+        let r = try served.server.request("POST", "/forms/contact/validate", json: #"{"first_name": "Ola"}"#)
+        #expect(r.status == 200)
+        let log = served.server.child.stderr.wait(until: Date() + 5) { $0.contains("serving") ? $0 : nil } ?? ""
+        #expect(log.contains("io_threads=1 workers=1"), "\(log)")
+    }
+    #endif
 }

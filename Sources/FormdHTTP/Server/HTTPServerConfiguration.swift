@@ -20,8 +20,12 @@ package struct HTTPServerConfiguration: Sendable, Equatable {
     /// HTTPS when set; nil (default) serves plain HTTP.
     package var tls: TLSConfiguration?
     package var listenBacklog: Int32 = 1024
+    /// The cores this process may run on: the machine's, and on Linux no more than its CPU
+    /// affinity (`taskset`, a cpuset) and its cgroup v2 CPU limit allow.
+    package static var activeCores: Int { Sys.activeCores }
+
     /// Number of I/O loops (epoll threads or Dispatch queues); default: active cores.
-    package var ioThreads: Int = max(1, Sys.activeCores)
+    package var ioThreads: Int = Sys.activeCores
     package var handlerMode: HandlerMode = .inline
     /// How the loops wait for socket readiness: epoll (Linux, the default there) or Dispatch
     /// read/write sources (portable; the default elsewhere).

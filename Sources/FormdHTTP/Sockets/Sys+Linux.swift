@@ -9,6 +9,9 @@ extension Sys {
     private static let nonBlocking: Int32 = 0o4000  // SOCK_NONBLOCK
     private static let closeOnExec: Int32 = 0o2000000  // SOCK_CLOEXEC
 
+    /// The CPUs in the process's affinity mask, or 0 if unknown.
+    static var affinityCores: Int { Int(formd_affinity_cores()) }
+
     static func nonBlockingSocket(family: Int32) -> Int32 {
         socket(family, streamSocket | nonBlocking | closeOnExec, 0)
     }

@@ -26,8 +26,32 @@ enum Sys {
 
     static var errnoString: String { String(cString: strerror(errno)) }
 
-    /// The active cores (the default number of I/O loops).
-    static var activeCores: Int { ProcessInfo.processInfo.activeProcessorCount }
+    /// The cores this process may use: the machine's as Foundation counts them, and on Linux no
+    /// more than the CPUs in its affinity mask (`taskset -c 1`, a container's cpuset) nor its
+    /// cgroup v2 CPU limit rounded up (`docker run --cpus 1.5` gives 2). A server started on one
+    /// core sizes its threads for one core, not for the machine.
+    static var activeCores: Int {
+        var cores = ProcessInfo.processInfo.activeProcessorCount
+        #if os(Linux)
+        let affinity = affinityCores
+        if affinity > 0 { cores = min(cores, affinity) }
+        if let text = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8),
+            let limit = cgroupCPULimit(text)
+        {
+            cores = min(cores, limit)
+        }
+        #endif
+        return max(1, cores)
+    }
+
+    /// A cgroup v2 `cpu.max` (`QUOTA PERIOD` in microseconds, or `max PERIOD` for no limit) as
+    /// whole cores, rounded up; nil when there is no limit or the text is not that.
+    static func cgroupCPULimit(_ text: String) -> Int? {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count == 2, let quota = Int(fields[0]), let period = Int(fields[1]), quota > 0, period > 0
+        else { return nil }
+        return (quota + period - 1) / period
+    }
 }
 
 extension Sys {

@@ -60,13 +60,13 @@ final class ServedForms: @unchecked Sendable {
     let forms: URL
     let server: FormdServerProcess
 
-    init(environment: [String: String] = [:], extra: [String: String] = [:]) throws {
+    init(environment: [String: String] = [:], extra: [String: String] = [:], launcher: [String] = []) throws {
         folder = try TempFolder()
         forms = try folder.subfolder("Forms")
         try folder.write("Forms/contact.json", Fixtures.contact)
         try folder.write("Forms/trailing.json", Fixtures.trailing)
         try folder.write("Forms/wide.json", Fixtures.wide(title: "UInt256", count: 40))
         for (name, text) in extra { try folder.write("Forms/\(name)", text) }
-        server = try FormdServerProcess(forms: forms, environment: environment, directory: folder.url)
+        server = try FormdServerProcess(forms: forms, environment: environment, directory: folder.url, launcher: launcher)
     }
 }

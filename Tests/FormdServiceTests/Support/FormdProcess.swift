@@ -127,11 +127,17 @@ final class FormdProcess: @unchecked Sendable {
 
     /// Starts `formd ARGS` in `directory` (so no stray `config/formd.json` is picked up), with the
     /// parent's environment minus every `FORMD_*` variable (but `FORMD_TEST_EVENT_QUEUE` as the
-    /// server's event queue), plus `environment`.
-    init(_ arguments: [String], environment: [String: String] = [:], directory: URL) throws {
+    /// server's event queue), plus `environment`. A `launcher` (`["/usr/bin/taskset", "-c", "0"]`)
+    /// runs the binary through that command.
+    init(_ arguments: [String], environment: [String: String] = [:], directory: URL, launcher: [String] = []) throws {
         let binary = try FormdBinary.require()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
+        if let tool = launcher.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = Array(launcher.dropFirst()) + [binary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FORMD_") }
         // `.ci/run` runs the suites once per event queue: FORMD_TEST_EVENT_QUEUE picks it.
         if let queue = ProcessInfo.processInfo.environment["FORMD_TEST_EVENT_QUEUE"], !queue.isEmpty {
@@ -197,13 +203,13 @@ final class FormdServerProcess: @unchecked Sendable {
 
     init(
         forms: URL?, extraArguments: [String] = ["--port", "0"], environment: [String: String] = [:],
-        directory: URL, timeout: TimeInterval = 30
+        directory: URL, launcher: [String] = [], timeout: TimeInterval = 30
     ) throws {
         var args = ["serve"]
         if let forms { args += ["--forms", forms.path] }
         args += extraArguments
         self.directory = directory
-        child = try FormdProcess(args, environment: environment, directory: directory)
+        child = try FormdProcess(args, environment: environment, directory: directory, launcher: launcher)
         let found = child.stdout.wait(until: Date() + timeout) { text -> (String, Int)? in
             guard let range = text.range(of: "formd listening on http://") else { return nil }
             let rest = text[range.upperBound...]
