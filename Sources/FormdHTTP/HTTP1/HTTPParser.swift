@@ -41,7 +41,7 @@ struct HTTPParser {
     private var scanLineStart = 0
     private var requestLineEnd = -1
     // current request
-    private var request = HTTPRequest(method: "", target: "")
+    private var request = HTTPRequest()
     private var keepAlive = true
     private var gzipBody = false
     private var bodyState = BodyState.none
@@ -386,7 +386,7 @@ struct HTTPParser {
             }
         }
 
-        request = head
+        swap(&request, &head)
         keepAlive = minor == 1 ? !connClose : (connKeepAlive && !connClose)
         if chunked {
             bodyState = .chunkSize
@@ -406,10 +406,9 @@ struct HTTPParser {
             phase = .body
             var hasBody = true
             if case .none = bodyState { hasBody = false }
-            let event = Event.streamHead(request, keepAlive: keepAlive, sendContinue: expectContinue && hasBody, gzip: gzipBody)
+            let event = Event.streamHead(request.take(), keepAlive: keepAlive, sendContinue: expectContinue && hasBody, gzip: gzipBody)
             expectContinue = false
             gzipBody = false
-            request = HTTPRequest(method: "", target: "")
             return (event, headEnd)
         }
         if case .none = bodyState { return finish(consumed: headEnd) }
@@ -554,8 +553,7 @@ struct HTTPParser {
 
     private mutating func finish(consumed: Int) -> (Event, consumed: Int) {
         phase = .idle
-        var req = request
-        request = HTTPRequest(method: "", target: "")
+        var req = request.take()
         let ka = keepAlive
         if gzipBody {
             gzipBody = false
@@ -566,7 +564,7 @@ struct HTTPParser {
                 return (.error(e, close: !ka), consumed)
             }
         } else {
-            req.body = body
+            swap(&req.body, &body)
         }
         body = []
         return (.request(req, keepAlive: ka), consumed)

@@ -154,7 +154,7 @@ final class Connection: @unchecked Sendable {
         while !inFlight && !closeAfterFlush && !outputFull && !(stream?.blocksParsing ?? false) {
             let (event, used) = parser.next(UnsafeBufferPointer(rebasing: buf[off...]))
             off += used
-            switch event {
+            switch consume event {
             case .needMore:
                 if used == 0 || off == buf.count { return off }
             case .sendContinue:

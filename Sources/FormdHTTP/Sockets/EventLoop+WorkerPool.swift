@@ -5,7 +5,8 @@ import Dispatch
 /// answers handed back, and each copy of a struct retained every string and array of the request.
 final class PoolJob: @unchecked Sendable {
     let connection: Connection
-    let request: HTTPRequest
+    /// Taken by the worker (`HTTPRequest.take`), not copied.
+    var request: HTTPRequest
     let context: ResponseContext
 
     init(connection: Connection, request: HTTPRequest, context: ResponseContext) {
@@ -51,7 +52,7 @@ extension EventLoop {
             var done: [(PoolJob, HTTPResponse)] = []
             done.reserveCapacity(min(batch.count, Self.completionChunk))
             for job in batch {
-                var response = handler.handle(job.request)
+                var response = handler.handle(job.request.take())
                 server.compressOnWorker(&response, acceptEncoding: job.context.acceptEncoding, worker: w)
                 done.append((job, response))
                 if done.count == Self.completionChunk {
