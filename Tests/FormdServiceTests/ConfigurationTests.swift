@@ -162,7 +162,7 @@ struct ConfigurationTests {
     @Test func threadSettings() throws {
         let auto = try ServiceConfiguration.resolve(environment: [:], configFile: nil, configFileIsExplicit: false)
         #expect(auto.ioThreads == nil && auto.workers == nil)
-        #expect(auto.threads(cores: 1) == (1, 1))
+        #expect(auto.threads(cores: 1) == (1, 0), "one core: the handlers run on the loop, no hand-off")
         #expect(auto.threads(cores: 2) == (2, 2), "one loop caps the I/O at one core")
         #expect(auto.threads(cores: 4) == (2, 4))
         #expect(auto.threads(cores: 8) == (2, 8))
@@ -171,6 +171,7 @@ struct ConfigurationTests {
         var dispatch = auto
         dispatch.eventQueue = .dispatch
         #expect(dispatch.threads(cores: 2) == (2, 2), "a Dispatch loop is a queue: one per core")
+        #expect(dispatch.threads(cores: 1) == (1, 0))
 
         let f = try TempFolder()
         let file = try f.write("c.json", #"{"server": {"io_threads": 3, "workers": "auto"}}"#).path

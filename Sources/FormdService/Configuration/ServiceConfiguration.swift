@@ -67,7 +67,11 @@ package struct ServiceConfiguration: Sendable, Equatable {
     /// 76-79 % of one while the other idled, and two loops answered 8-19 % more health checks
     /// and submissions at high load; docs/BENCHMARKS.md). Validation, the costly part, runs on a
     /// worker per core, so the loops never validate: that is what made tail latency grow when
-    /// every core ran a loop that also validated.
+    /// every core ran a loop that also validated. On one core (a one-CPU container, `taskset`)
+    /// there is nothing to run in parallel: a worker only added a hand-off per batch (a futex
+    /// wake, two thread switches, the loop's wake-up pipe), so `auto` runs the handlers on the
+    /// loop there, 8-11 % more validations a second on that core (docs/BENCHMARKS.md). A batch
+    /// on the loop still yields every millisecond.
     ///
     /// On the Dispatch event queue an I/O loop is a serial queue, not a thread: an idle one costs
     /// nothing, and one per core is what it takes to keep up (one queue on this 2-core machine
@@ -75,7 +79,7 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package func threads(cores: Int) -> (io: Int, workers: Int) {
         let cores = max(1, cores)
         let queue = eventQueue ?? .platformDefault
-        return (ioThreads ?? (queue == .dispatch ? cores : max(min(cores, 2), cores / 4)), workers ?? cores)
+        return (ioThreads ?? (queue == .dispatch ? cores : max(min(cores, 2), cores / 4)), workers ?? (cores == 1 ? 0 : cores))
     }
 }
 
