@@ -13,7 +13,7 @@ extension ServiceConfiguration {
         .automatic("server.io_threads", \.ioThreads, 1...256,
             "I/O loops (epoll threads or Dispatch queues, `server.event_queue`) that own the connections and answer the cheap endpoints (health, readiness, metrics, definitions); `auto`: one per four cores, at least two where there are two cores (epoll), one per core (Dispatch, whose loops are queues, not threads)"),
         .automatic("server.workers", \.workers, 0...1024,
-            "threads that run validate and evaluate; `auto`: one per core; `0` runs them on the I/O threads"),
+            "threads that run validate and evaluate; `auto`: one per core, none on one core; `0` runs them on the I/O threads. Both `auto`s count the cores the process may run on: on Linux its CPU affinity (`taskset`, a container's cpuset) and cgroup v2 CPU limit (`--cpus 1.5` counts as 2)"),
         .choice(
             "server.event_queue", \.eventQueue, ["auto": nil, "epoll": .epoll, "dispatch": .dispatch],
             "how the I/O loops wait for sockets: `epoll` (a thread per loop in `epoll_wait`; Linux only), `dispatch` (a serial Dispatch queue per loop with read/write sources per socket; portable), or `auto` (epoll on Linux, Dispatch elsewhere). Both run the same connection code; figures for both in docs/BENCHMARKS.md",
