@@ -1,8 +1,8 @@
 #ifndef FORMD_CLINUX_H
 #define FORMD_CLINUX_H
-// The Linux calls FormdHTTP's epoll event queue needs that the Glibc module does not export:
-// epoll itself, the GNU-only accept4/pipe2 and the
-// process's CPU affinity. Package.swift includes this target on Linux only.
+// The Linux calls FormdHTTP needs that the Glibc module does not export: epoll itself, the
+// GNU-only accept4/pipe2 and the process's CPU affinity. Package.swift includes this target on
+// Linux only.
 #if defined(__linux__)
 #include <sys/epoll.h>
 #include <sys/syscall.h>
